@@ -1,0 +1,39 @@
+import { z } from 'zod';
+
+export const REQUIRED_MESSAGE = 'This is a required field';
+export const FORBIDDEN_MESSAGE = '403_general_message';
+
+/** Header every state-changing call must carry (CSRF guard). */
+export const CSRF_HEADER = 'X-Requested-With';
+export const CSRF_VALUE = 'XMLHttpRequest';
+
+export interface Pager {
+  current: number;
+  pages: number;
+  items: number;
+  limit: number;
+}
+
+export interface Paged<T> {
+  results: T[];
+  pager: Pager;
+}
+
+/** 400 answer: one message per field name. */
+export interface ValidationErrorBody {
+  errors: Record<string, string>;
+}
+
+export interface MessageBody {
+  message: string;
+}
+
+export const listQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  page: z.coerce.number().int().min(0).default(0),
+  search: z.string().max(200).optional(),
+});
+
+export function makePager(page: number, limit: number, items: number): Pager {
+  return { current: page, pages: Math.ceil(items / limit), items, limit };
+}

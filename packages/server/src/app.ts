@@ -1,0 +1,129 @@
+import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { OidcService } from './auth/oidc';
+import { authRoutes } from './auth/routes';
+import { type SessionClaims, SessionService } from './auth/session';
+import type { Config } from './config';
+import type { Db } from './db/database';
+import type { UserRow } from './db/schema';
+import { HttpError } from './http-errors';
+import { createMailer, type Mailer } from './mail/mailer';
+import { configRoutes } from './resources/config/routes';
+import { environmentRoutes } from './resources/environment/routes';
+import { localeRoutes } from './resources/locale/routes';
+import { subscriptionRoutes } from './resources/subscription/routes';
+import { templateRoutes } from './resources/template/routes';
+import { userRoutes } from './resources/user/routes';
+import { serveWeb } from './web';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    config: Config;
+    sessions: SessionService;
+    mailer: Mailer;
+    oidc: OidcService;
+  }
+  interface FastifyRequest {
+    claims?: SessionClaims | null;
+    user?: UserRow;
+  }
+}
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  jwtSecret: Uint8Array;
+  mailer?: Mailer;
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    trustProxy: true,
+    bodyLimit: 8 * 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.decorate('db', db);
+  app.decorate('config', config);
+  app.decorate('sessions', new SessionService(db, config, jwtSecret));
+  app.decorate('mailer', mailer ?? createMailer(config));
+  app.decorate('oidc', new OidcService(config));
+  app.decorateRequest('user', undefined);
+  app.decorateRequest('claims', undefined);
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'script-src': ["'self'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+      },
+    },
+    // Served over plain HTTP on localhost too; HSTS belongs to the TLS terminator.
+    hsts: false,
+  });
+  await app.register(swagger, {
+    openapi: { info: { title: 'Dossierbase API', version: config.release } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!request.url.startsWith('/api/') || SAFE_METHODS.has(request.method)) return;
+    if (request.headers[CSRF_HEADER.toLowerCase()] !== CSRF_VALUE) {
+      return reply.code(403).send({ message: `The ${CSRF_HEADER} header is required` });
+    }
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const errors: Record<string, string> = {};
+      for (const issue of error.validation) {
+        const field = issue.instancePath.replace(/^\//, '').replaceAll('/', '.') || 'body';
+        errors[field] ??= issue.message ?? 'Invalid value';
+      }
+      return reply.code(400).send({ errors });
+    }
+    if (error instanceof HttpError) return reply.code(error.statusCode).send(error.body);
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) {
+      return reply.code(status).send({ message: (error as Error).message });
+    }
+    request.log.error(error);
+    return reply.code(500).send({ message: 'Something went wrong' });
+  });
+
+  await app.register(
+    async (api) => {
+      await api.register(configRoutes);
+      await api.register(authRoutes);
+      await api.register(userRoutes);
+      await api.register(subscriptionRoutes);
+      await api.register(environmentRoutes);
+      await api.register(localeRoutes);
+      await api.register(templateRoutes);
+      api.all('/*', async (_request, reply) => reply.code(404).send({ message: 'Not found' }));
+    },
+    { prefix: '/api' },
+  );
+
+  await serveWeb(app, config.webDist);
+  return app;
+}

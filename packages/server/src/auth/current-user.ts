@@ -1,0 +1,28 @@
+import type { FastifyRequest } from 'fastify';
+import type { UserRow } from '../db/schema';
+import { unauthorized } from '../http-errors';
+import { ACCESS_COOKIE, type SessionClaims } from './session';
+
+/** Verified claims of the access cookie, or null; verified once per request. */
+export async function sessionClaims(request: FastifyRequest): Promise<SessionClaims | null> {
+  if (request.claims !== undefined) return request.claims;
+  const token = request.cookies[ACCESS_COOKIE];
+  request.claims = token ? await request.server.sessions.verifyAccessToken(token) : null;
+  return request.claims;
+}
+
+/** The signed-in, active user of this request; 401 otherwise. */
+export async function currentUser(request: FastifyRequest): Promise<UserRow> {
+  if (request.user) return request.user;
+  const claims = await sessionClaims(request);
+  if (!claims) throw unauthorized();
+  const user = await request.server.db
+    .selectFrom('app_user')
+    .selectAll()
+    .where('id', '=', claims.userId)
+    .where('active', '=', true)
+    .executeTakeFirst();
+  if (!user) throw unauthorized();
+  request.user = user;
+  return user;
+}

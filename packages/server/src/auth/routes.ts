@@ -1,0 +1,172 @@
+import { keyLoginSchema, LOGIN_MESSAGES, loginSchema, OTP_HEADER } from '@dossierbase/core';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { tooManyRequests, unauthorized } from '../http-errors';
+import { findUserByEmail, findUserByUsername, insertUser } from '../resources/user/service';
+import { sessionClaims } from './current-user';
+import { type OidcProviderName, randomNonce, randomPKCECodeVerifier, randomState } from './oidc';
+import { verifyOtpCode } from './otp';
+import { verifyDecoy, verifyPassword } from './passwords';
+import { isLoginThrottled, recordLoginAttempt } from './rate-limit';
+import { consumeSecretToken } from './secret-tokens';
+
+const OIDC_COOKIE = 'dossierbase_oidc';
+const providerParams = z.object({ provider: z.enum(['google', 'azure']) });
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config, sessions, oidc } = app;
+
+  async function guardThrottle(username: string, address: string) {
+    if (await isLoginThrottled(db, config, username, address)) throw tooManyRequests(LOGIN_MESSAGES.tooMany);
+  }
+
+  app.post('/login_check', { schema: { body: loginSchema, tags: ['auth'] } }, async (request, reply) => {
+    const { username, password } = request.body;
+    const address = request.ip;
+    await guardThrottle(username, address);
+    const user = await findUserByUsername(db, username);
+    const passwordOk = user ? await verifyPassword(user.password_hash, password) : false;
+    if (!user) await verifyDecoy(password);
+    if (!user || !passwordOk) {
+      await recordLoginAttempt(db, username, address, false);
+      throw unauthorized(LOGIN_MESSAGES.incorrect);
+    }
+    if (user.otp_secret) {
+      const code = request.headers[OTP_HEADER.toLowerCase()];
+      if (typeof code !== 'string' || code === '') {
+        throw unauthorized(LOGIN_MESSAGES.otpRequired, { otp_required: true });
+      }
+      if (!(await verifyOtpCode(user.otp_secret, code))) {
+        await recordLoginAttempt(db, username, address, false);
+        throw unauthorized(LOGIN_MESSAGES.otpIncorrect, { otp_required: true });
+      }
+    }
+    await recordLoginAttempt(db, username, address, true);
+    return sessions.start(request, reply, user);
+  });
+
+  app.get(
+    '/key_login_check',
+    { schema: { querystring: keyLoginSchema, tags: ['auth'] } },
+    async (request, reply) => {
+      const { username, key } = request.query;
+      await guardThrottle(username, request.ip);
+      const user = await findUserByUsername(db, username);
+      const keyOwner = user ? await consumeSecretToken(db, 'login_key', key) : null;
+      if (!user || keyOwner !== user.id) {
+        await recordLoginAttempt(db, username, request.ip, false);
+        throw unauthorized(LOGIN_MESSAGES.keyIncorrect);
+      }
+      // A key is handed out by someone else, so the user must choose a password of their own next.
+      const updated = await db
+        .updateTable('app_user')
+        .set({ force_password_update: true, modified_at: new Date() })
+        .where('id', '=', user.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      await recordLoginAttempt(db, username, request.ip, true);
+      return sessions.start(request, reply, updated);
+    },
+  );
+
+  app.get('/ttl_token', { schema: { tags: ['auth'] } }, async (request) => {
+    const claims = await sessionClaims(request);
+    if (!claims) throw unauthorized();
+    return { ttl: Math.max(0, claims.exp - Math.floor(Date.now() / 1000)) };
+  });
+
+  app.get('/refresh_token', { schema: { tags: ['auth'] } }, async (request, reply) => {
+    const userId = await sessions.rotateRefresh(request, reply);
+    const user =
+      userId === null
+        ? undefined
+        : await db
+            .selectFrom('app_user')
+            .selectAll()
+            .where('id', '=', userId)
+            .where('active', '=', true)
+            .executeTakeFirst();
+    if (!user) {
+      await sessions.end(request, reply);
+      throw unauthorized('Session expired');
+    }
+    return sessions.renewAccess(request, reply, user);
+  });
+
+  app.get('/logout_cookie', { schema: { tags: ['auth'] } }, async (request, reply) => {
+    await sessions.end(request, reply);
+    return { message: 'Signed out' };
+  });
+
+  app.get(
+    '/connect/:provider',
+    { schema: { params: providerParams, tags: ['auth'] } },
+    async (request, reply) => {
+      const { provider } = request.params;
+      if (!oidc.enabled(provider))
+        return reply.code(404).send({ message: `${provider} sign-in is not configured` });
+      const checks = { state: randomState(), nonce: randomNonce(), codeVerifier: randomPKCECodeVerifier() };
+      const url = await oidc.authorizationUrl(provider, checks.state, checks.nonce, checks.codeVerifier);
+      reply.setCookie(OIDC_COOKIE, JSON.stringify({ provider, ...checks }), {
+        path: '/api/connect',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: request.protocol === 'https',
+        maxAge: 600,
+      });
+      return reply.redirect(url.href);
+    },
+  );
+
+  app.get(
+    '/connect/:provider/check',
+    { schema: { params: providerParams, tags: ['auth'] } },
+    async (request, reply) => {
+      const { provider } = request.params;
+      try {
+        const user = await ssoUser(request, reply, provider);
+        if (!user) return reply.redirect('/login?error=sso_unknown_user');
+        const data = await sessions.start(request, reply, user);
+        const landing = new URLSearchParams({
+          username: data.username,
+          iat: String(data.iat),
+          exp: String(data.exp),
+          id: String(data.user_id),
+          roles: data.roles.join(','),
+        });
+        return reply.redirect(`/azure?${landing}`);
+      } catch (error) {
+        request.log.warn({ err: error }, 'single sign-on failed');
+        return reply.redirect('/login?error=sso_failed');
+      }
+    },
+  );
+
+  async function ssoUser(request: FastifyRequest, reply: FastifyReply, provider: OidcProviderName) {
+    const raw = request.cookies[OIDC_COOKIE];
+    reply.clearCookie(OIDC_COOKIE, { path: '/api/connect' });
+    const checks = z
+      .object({ provider: z.string(), state: z.string(), nonce: z.string(), codeVerifier: z.string() })
+      .parse(JSON.parse(raw ?? 'null'));
+    if (checks.provider !== provider) throw new Error('Sign-in started with another provider');
+    const currentUrl = new URL(request.url, oidc.callbackUrl(provider));
+    const identity = await oidc.identify(provider, currentUrl, checks);
+    const existing = await findUserByEmail(db, identity.email);
+    if (existing) return existing;
+    // Azure tenants sign their people in directly: an unknown colleague gets an account. Google does not.
+    if (provider !== 'azure') return null;
+    const [first, ...rest] = (identity.name ?? '').split(' ');
+    return insertUser(db, {
+      username: identity.email,
+      email: identity.email,
+      password_hash: null,
+      first_name: first || null,
+      last_name: rest.join(' ') || null,
+      roles: ['ROLE_AZURE_USER'],
+      locale: null,
+      private_settings: {},
+      otp_secret: null,
+    });
+  }
+};

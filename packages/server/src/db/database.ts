@@ -1,0 +1,53 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, sql } from 'kysely';
+import { KyselyPGlite } from 'kysely-pglite';
+import pg from 'pg';
+import type { Config } from '../config';
+import { migrations } from './migrations/index';
+import type { Database } from './schema';
+
+export type Db = Kysely<Database>;
+
+// bigint (count(*)) arrives as a string from pg; counts here always fit in a number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export async function openDatabase(
+  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>,
+): Promise<Db> {
+  if (config.databaseUrl) {
+    const schema = config.databaseSchema;
+    if (schema && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`Invalid DATABASE_SCHEMA '${schema}'`);
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: 20,
+      options: schema ? `-c search_path=${schema}` : undefined,
+    });
+    if (schema) await pool.query(`create schema if not exists ${schema}`);
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  // dataDir 'memory://' keeps PGlite in memory (tests).
+  const dataDir = config.dataDir.startsWith('memory://') ? undefined : path.join(config.dataDir, 'pgdata');
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const { dialect } = await KyselyPGlite.create(dataDir);
+  return new Kysely<Database>({ dialect });
+}
+
+class StaticMigrationProvider implements MigrationProvider {
+  async getMigrations(): Promise<Record<string, Migration>> {
+    return migrations;
+  }
+}
+
+export async function migrate(db: Db): Promise<void> {
+  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}
+
+export async function dropSchema(db: Db, schema: string): Promise<void> {
+  await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
+}

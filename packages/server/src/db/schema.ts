@@ -1,0 +1,141 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+// Table types for Kysely; kept by hand beside the migrations that create them.
+type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+type Json<T> = ColumnType<T, string | T | undefined, string | T>;
+
+export interface AppSettingTable {
+  key: string;
+  value: string;
+}
+
+export interface AppUserTable {
+  id: Generated<number>;
+  username: string;
+  email: string | null;
+  password_hash: string | null;
+  first_name: string | null;
+  last_name: string | null;
+  roles: ColumnType<string[], string[] | undefined, string[]>;
+  locale: string | null;
+  private_settings: Json<{ presence?: string }>;
+  otp_secret: string | null;
+  force_password_update: Generated<boolean>;
+  active: Generated<boolean>;
+  created_at: Generated<Date>;
+  modified_at: Generated<Date>;
+}
+
+export interface LocaleTable {
+  id: Generated<number>;
+  code: string;
+  name: string;
+}
+
+export interface EnvironmentTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  active: Generated<boolean>;
+  logo: Buffer | null;
+  logo_mime: string | null;
+  apply_template: number | null;
+  settings: Json<Record<string, unknown>>;
+  env_modules: ColumnType<string[], string[] | undefined, string[]>;
+  created_by: number | null;
+  modified_by: number | null;
+  created_at: Generated<Date>;
+  modified_at: Generated<Date>;
+}
+
+export interface EnvironmentLocaleTable {
+  id: Generated<number>;
+  environment_id: number;
+  locale_id: number;
+  rank: Generated<number>;
+}
+
+export interface RoleTable {
+  id: Generated<number>;
+  environment_id: number;
+  name: string;
+  translations: Json<{ culture: string; name: string }[]>;
+}
+
+export interface EnvironmentUserTable {
+  id: Generated<number>;
+  environment_id: number;
+  user_id: number;
+  credentials: ColumnType<string[], string[] | undefined, string[]>;
+  role_ids: ColumnType<number[], number[] | undefined, number[]>;
+  created_at: Generated<Date>;
+}
+
+export interface SubscriptionTable {
+  id: Generated<number>;
+  user_id: number;
+  max_environments: number;
+  starts_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+export interface SecretTokenTable {
+  id: Generated<number>;
+  user_id: number;
+  /** sha256 of the token; the token itself is never stored. */
+  token_hash: string;
+  expires_at: Timestamp;
+  used_at: Date | null;
+  created_at: Generated<Date>;
+}
+
+export interface LoginAttemptTable {
+  id: Generated<string>;
+  username: string;
+  address: string;
+  success: boolean;
+  created_at: Generated<Date>;
+}
+
+export interface DefDossierTable {
+  id: Generated<number>;
+  environment_id: number;
+  uuid: Generated<string>;
+  type: 'main' | 'hidden' | 'other';
+  rank: Generated<number>;
+  visibility_roles: ColumnType<number[], number[] | undefined, number[]>;
+  translations: Json<{ culture: string; name: string; name_singular: string; name_plural: string }[]>;
+  settings: Json<Record<string, unknown>>;
+  created_at: Generated<Date>;
+  modified_at: Generated<Date>;
+}
+
+export interface TemplateTable {
+  id: Generated<number>;
+  name: string;
+  description: string;
+  template: Json<Record<string, unknown>>;
+  translations: Json<{ culture: string; name: string; description: string; thumbnail_path: string | null }[]>;
+  created_at: Generated<Date>;
+}
+
+export interface Database {
+  app_setting: AppSettingTable;
+  app_user: AppUserTable;
+  locale: LocaleTable;
+  environment: EnvironmentTable;
+  environment_locale: EnvironmentLocaleTable;
+  role: RoleTable;
+  environment_user: EnvironmentUserTable;
+  subscription: SubscriptionTable;
+  refresh_token: SecretTokenTable;
+  login_key: SecretTokenTable;
+  password_reset: SecretTokenTable;
+  login_attempt: LoginAttemptTable;
+  def_dossier: DefDossierTable;
+  template: TemplateTable;
+}
+
+export type UserRow = Selectable<AppUserTable>;
+export type NewUser = Insertable<AppUserTable>;
+export type EnvironmentRow = Selectable<EnvironmentTable>;

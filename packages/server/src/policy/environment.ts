@@ -1,0 +1,59 @@
+import { ENVIRONMENT_MESSAGES } from '@dossierbase/core';
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database';
+import type { EnvironmentRow, EnvironmentUserTable, UserRow } from '../db/schema';
+import { forbidden, notFound } from '../http-errors';
+import { isContractAdmin, isSuperAdmin } from './roles';
+
+export type Membership = Selectable<EnvironmentUserTable>;
+
+/** Everything a permission decision about one environment needs. */
+export interface EnvironmentAccess {
+  environment: EnvironmentRow;
+  membership: Membership | null;
+  user: UserRow;
+}
+
+export function membershipOf(db: Db, environmentId: number, userId: number): Promise<Membership | undefined> {
+  return db
+    .selectFrom('environment_user')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** Super admins see every environment; everyone else only those they belong to. */
+export const seesAllEnvironments = (user: UserRow) => isSuperAdmin(user);
+
+export const canCreateEnvironment = (user: UserRow) => isSuperAdmin(user) || isContractAdmin(user);
+
+export const isEnvironmentAdmin = (access: EnvironmentAccess) =>
+  isSuperAdmin(access.user) || (access.membership?.credentials.includes('environment-admin') ?? false);
+
+/**
+ * Loads the environment for a user who wants to work in it: 404 when it does not exist,
+ * 403 when they are not a member, 403 with the inactive message when it is switched off.
+ */
+export async function openEnvironment(
+  db: Db,
+  user: UserRow,
+  environmentId: number,
+): Promise<EnvironmentAccess> {
+  const environment = await db
+    .selectFrom('environment')
+    .selectAll()
+    .where('id', '=', environmentId)
+    .executeTakeFirst();
+  if (!environment) throw notFound('Environment not found');
+  const membership = (await membershipOf(db, environmentId, user.id)) ?? null;
+  if (!membership && !seesAllEnvironments(user)) throw forbidden();
+  if (!environment.active) throw forbidden(ENVIRONMENT_MESSAGES.inactive);
+  return { environment, membership, user };
+}
+
+export async function requireEnvironmentAdmin(db: Db, user: UserRow, environmentId: number) {
+  const access = await openEnvironment(db, user, environmentId);
+  if (!isEnvironmentAdmin(access)) throw forbidden();
+  return access;
+}

@@ -1,0 +1,18 @@
+import type { ClientConfig } from '@dossierbase/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+
+/** Public settings the browser needs before anyone signs in. */
+export const configRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { config, oidc } = app;
+  app.get(
+    '/config',
+    { schema: { tags: ['config'] } },
+    async (): Promise<ClientConfig> => ({
+      release: config.release,
+      help_contact: config.helpContact,
+      idle_limit_seconds: config.idleLimitSeconds,
+      idle_prompt_seconds: config.idlePromptSeconds,
+      sso: { google: oidc.enabled('google'), azure: oidc.enabled('azure') },
+    }),
+  );
+};

@@ -1,0 +1,86 @@
+import {
+  environmentCreateSchema,
+  environmentListQuerySchema,
+  environmentLocaleCreateSchema,
+} from '@dossierbase/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../auth/current-user';
+import { forbidden, notFound } from '../../http-errors';
+import { canCreateEnvironment, openEnvironment, requireEnvironmentAdmin } from '../../policy/environment';
+import { presentEnvironment, presentEnvironments } from './present';
+import { addEnvironmentLocale, createEnvironment, listEnvironments } from './service';
+
+const idParams = z.object({ id: z.coerce.number().int().positive() });
+
+export const environmentRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app;
+
+  app.get(
+    '/environment',
+    { schema: { querystring: environmentListQuerySchema, tags: ['environment'] } },
+    async (request) => {
+      const user = await currentUser(request);
+      const { rows, pager } = await listEnvironments(db, user, request.query);
+      return { results: await presentEnvironments(db, user, rows), pager };
+    },
+  );
+
+  app.get('/environment/:id', { schema: { params: idParams, tags: ['environment'] } }, async (request) => {
+    const user = await currentUser(request);
+    const { environment } = await openEnvironment(db, user, request.params.id);
+    return presentEnvironment(db, user, environment);
+  });
+
+  app.get(
+    '/environment/:id/logo',
+    { schema: { params: idParams, tags: ['environment'] } },
+    async (request, reply) => {
+      const user = await currentUser(request);
+      const { environment } = await openEnvironment(db, user, request.params.id);
+      if (!environment.logo || !environment.logo_mime) throw notFound('No logo');
+      return reply
+        .type(environment.logo_mime)
+        .header('Cache-Control', 'private, max-age=86400')
+        .send(environment.logo);
+    },
+  );
+
+  app.post(
+    '/environment',
+    { schema: { body: environmentCreateSchema, tags: ['environment'] } },
+    async (request, reply) => {
+      const user = await currentUser(request);
+      if (!canCreateEnvironment(user)) throw forbidden();
+      const environment = await createEnvironment(db, user, request.body);
+      return reply.code(201).send(await presentEnvironment(db, user, environment));
+    },
+  );
+
+  app.get(
+    '/environment-locale',
+    {
+      schema: {
+        querystring: z.object({ environment: z.coerce.number().int().positive() }),
+        tags: ['environment'],
+      },
+    },
+    async (request) => {
+      const user = await currentUser(request);
+      const { environment } = await openEnvironment(db, user, request.query.environment);
+      const [presented] = await presentEnvironments(db, user, [environment]);
+      return { results: presented.locales };
+    },
+  );
+
+  app.post(
+    '/environment-locale',
+    { schema: { body: environmentLocaleCreateSchema, tags: ['environment'] } },
+    async (request, reply) => {
+      const user = await currentUser(request);
+      await requireEnvironmentAdmin(db, user, request.body.environment);
+      const locale = await addEnvironmentLocale(db, request.body.environment, request.body.code);
+      return reply.code(201).send(locale);
+    },
+  );
+};

@@ -1,0 +1,127 @@
+import { ENVIRONMENT_MESSAGES, makePager, type Pager } from '@dossierbase/core';
+import { sql } from 'kysely';
+import type { Db } from '../../db/database';
+import type { EnvironmentRow, UserRow } from '../../db/schema';
+import { badRequest, forbidden } from '../../http-errors';
+import { seesAllEnvironments } from '../../policy/environment';
+import { isSuperAdmin } from '../../policy/roles';
+import { decodeLogo } from './logo';
+
+export const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function listEnvironments(
+  db: Db,
+  user: UserRow,
+  { limit, page, name }: { limit: number; page: number; name?: string },
+): Promise<{ rows: EnvironmentRow[]; pager: Pager }> {
+  let query = db.selectFrom('environment');
+  if (!seesAllEnvironments(user)) {
+    query = query.where(
+      'id',
+      'in',
+      db.selectFrom('environment_user').select('environment_id').where('user_id', '=', user.id),
+    );
+  }
+  if (name?.trim()) query = query.where('name', 'ilike', `%${escapeLike(name.trim())}%`);
+  const [rows, count] = await Promise.all([
+    query
+      .selectAll()
+      .orderBy(sql`lower(name)`)
+      .orderBy('id')
+      .limit(limit)
+      .offset(page * limit)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('items')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, pager: makePager(page, limit, Number(count.items)) };
+}
+
+/** How many more environments the user may create; Infinity for super admins. */
+export async function environmentsLeft(db: Db, user: UserRow): Promise<number> {
+  if (isSuperAdmin(user)) return Number.POSITIVE_INFINITY;
+  const now = new Date();
+  const subscription = await db
+    .selectFrom('subscription')
+    .select(sql<number>`coalesce(sum(max_environments), 0)`.as('max'))
+    .where('user_id', '=', user.id)
+    .where('starts_at', '<=', now)
+    .where('expires_at', '>', now)
+    .executeTakeFirstOrThrow();
+  const created = await db
+    .selectFrom('environment')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('created_by', '=', user.id)
+    .executeTakeFirstOrThrow();
+  return Number(subscription.max) - Number(created.n);
+}
+
+export interface NewEnvironmentInput {
+  name: string;
+  description: string;
+  image?: string | null;
+  template?: number | null;
+}
+
+export async function createEnvironment(
+  db: Db,
+  user: UserRow,
+  input: NewEnvironmentInput,
+): Promise<EnvironmentRow> {
+  const logo = input.image ? decodeLogo(input.image) : null;
+  if (input.template) {
+    const template = await db
+      .selectFrom('template')
+      .select('id')
+      .where('id', '=', input.template)
+      .executeTakeFirst();
+    if (!template) throw badRequest({ template: 'Unknown template' });
+  }
+  return db.transaction().execute(async (trx) => {
+    // Serialise creations per user so two parallel calls cannot both slip under the limit.
+    await sql`select pg_advisory_xact_lock(${user.id})`.execute(trx);
+    if ((await environmentsLeft(trx, user)) <= 0) throw forbidden(ENVIRONMENT_MESSAGES.limit);
+    const environment = await trx
+      .insertInto('environment')
+      .values({
+        name: input.name,
+        description: input.description,
+        logo: logo?.bytes ?? null,
+        logo_mime: logo?.mime ?? null,
+        apply_template: input.template ?? null,
+        settings: {},
+        created_by: user.id,
+        modified_by: user.id,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await trx
+      .insertInto('environment_user')
+      .values({
+        environment_id: environment.id,
+        user_id: user.id,
+        credentials: ['environment-admin', 'export', 'quick_search'],
+      })
+      .execute();
+    return environment;
+  });
+}
+
+export async function addEnvironmentLocale(db: Db, environmentId: number, code: string) {
+  const locale = await db.selectFrom('locale').selectAll().where('code', '=', code).executeTakeFirst();
+  if (!locale) throw badRequest({ code: `Unknown language '${code}'` });
+  const added = await db
+    .insertInto('environment_locale')
+    .values((eb) => ({
+      environment_id: environmentId,
+      locale_id: locale.id,
+      rank: eb
+        .selectFrom('environment_locale')
+        .select(sql<number>`count(*)`.as('n'))
+        .where('environment_id', '=', environmentId),
+    }))
+    .onConflict((oc) => oc.constraint('environment_locale_key').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!added) throw badRequest({ code: 'This language is already added' });
+  return locale;
+}

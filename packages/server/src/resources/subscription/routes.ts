@@ -1,0 +1,33 @@
+import type { ActiveSubscriptionBody } from '@dossierbase/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { currentUser } from '../../auth/current-user';
+
+export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get(
+    '/subscription/active',
+    { schema: { tags: ['subscription'] } },
+    async (request): Promise<ActiveSubscriptionBody> => {
+      const user = await currentUser(request);
+      const latest = await app.db
+        .selectFrom('subscription')
+        .selectAll()
+        .where('user_id', '=', user.id)
+        .where('starts_at', '<=', new Date())
+        .orderBy('expires_at', 'desc')
+        .executeTakeFirst();
+      if (!latest) return { subscription: null, expired: false };
+      const expired = latest.expires_at.getTime() <= Date.now();
+      return {
+        subscription: expired
+          ? null
+          : {
+              id: latest.id,
+              max_environments: latest.max_environments,
+              starts_at: latest.starts_at.toISOString(),
+              expires_at: latest.expires_at.toISOString(),
+            },
+        expired,
+      };
+    },
+  );
+};

@@ -1,0 +1,39 @@
+import { makePager, type TemplateSummary } from '@dossierbase/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { currentUser } from '../../auth/current-user';
+import { forbidden } from '../../http-errors';
+import { canReadTemplates } from '../../policy/template';
+import { escapeLike } from '../environment/service';
+
+const listQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(204).default(9),
+  page: z.coerce.number().int().min(0).default(0),
+  name: z.string().max(200).optional(),
+});
+
+export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app;
+  app.get('/admin/template', { schema: { querystring: listQuery, tags: ['template'] } }, async (request) => {
+    const user = await currentUser(request);
+    if (!canReadTemplates(user)) throw forbidden();
+    const { limit, page, name } = request.query;
+    let query = db.selectFrom('template');
+    if (name?.trim()) query = query.where('name', 'ilike', `%${escapeLike(name.trim())}%`);
+    const [rows, count] = await Promise.all([
+      query
+        .select(['id', 'name', 'description', 'created_at', 'translations'])
+        .orderBy(sql`lower(name)`)
+        .limit(limit)
+        .offset(page * limit)
+        .execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('items')).executeTakeFirstOrThrow(),
+    ]);
+    const results: TemplateSummary[] = rows.map((row) => ({
+      ...row,
+      created_at: row.created_at.toISOString(),
+    }));
+    return { results, pager: makePager(page, limit, Number(count.items)) };
+  });
+};
