@@ -1,0 +1,119 @@
+import { randomBytes } from 'node:crypto';
+import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../src/app';
+import { type Config, loadConfig } from '../src/config';
+import { type Db, dropSchema, migrate, openDatabase } from '../src/db/database';
+
+export const TEST_POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
+
+/** Which database this test process runs on: the vitest project sets TEST_DB. */
+export const testDatabaseKind = (): 'pglite' | 'postgres' => (process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite');
+
+export interface TestDatabase {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+/** A fresh, migrated database: in-memory PGlite, or a schema of its own on PostgreSQL. */
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const kind = testDatabaseKind();
+  if (kind === 'postgres') {
+    const schema = `test_${randomBytes(6).toString('hex')}`;
+    const db = await openDatabase({ databaseUrl: TEST_POSTGRES_URL, databaseSchema: schema, dataDir: '' });
+    await migrate(db);
+    return {
+      db,
+      kind,
+      async close() {
+        await dropSchema(db, schema);
+        await db.destroy();
+      },
+    };
+  }
+  const db = await openDatabase({ databaseUrl: null, databaseSchema: null, dataDir: 'memory://' });
+  await migrate(db);
+  return { db, kind, close: () => db.destroy() };
+}
+
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return {
+    ...loadConfig({}),
+    dataDir: 'memory://',
+    logLevel: 'silent',
+    webDist: null,
+    publicUrl: 'http://localhost:3000',
+    ...overrides,
+  };
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  config: Config;
+  client(): TestClient;
+  close(): Promise<void>;
+}
+
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = testConfig(overrides);
+  const app = await buildApp({ config, db: database.db, jwtSecret: new TextEncoder().encode('test-secret-of-enough-length!!') });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    config,
+    client: () => new TestClient(app),
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/** Talks to the app through inject like a browser would: keeps cookies and sends the CSRF header. */
+export class TestClient {
+  readonly cookies = new Map<string, string>();
+  csrf = true;
+
+  constructor(private readonly app: FastifyInstance) {}
+
+  async request(options: InjectOptions): Promise<LightMyRequestResponse> {
+    const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
+    if (this.csrf) headers[CSRF_HEADER] = CSRF_VALUE;
+    if (this.cookies.size) {
+      headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    }
+    const response = await this.app.inject({ ...options, headers });
+    for (const cookie of response.cookies) {
+      const expired = cookie.maxAge === 0 || (cookie.expires && cookie.expires.getTime() < Date.now());
+      if (expired || cookie.value === '') this.cookies.delete(cookie.name);
+      else this.cookies.set(cookie.name, cookie.value);
+    }
+    return response;
+  }
+
+  get(url: string, headers?: Record<string, string>) {
+    return this.request({ method: 'GET', url, headers });
+  }
+
+  post(url: string, payload?: unknown, headers?: Record<string, string>) {
+    return this.request({ method: 'POST', url, payload: payload as InjectOptions['payload'], headers });
+  }
+
+  patch(url: string, payload?: unknown, headers?: Record<string, string>) {
+    return this.request({ method: 'PATCH', url, payload: payload as InjectOptions['payload'], headers });
+  }
+
+  delete(url: string, headers?: Record<string, string>) {
+    return this.request({ method: 'DELETE', url, headers });
+  }
+
+  async login(username: string, password: string): Promise<this> {
+    const response = await this.post('/api/login_check', { username, password });
+    if (response.statusCode !== 200) throw new Error(`login failed: ${response.statusCode} ${response.body}`);
+    return this;
+  }
+}

@@ -1,0 +1,101 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { buildApp } from '../../server/src/app';
+import type { Config } from '../../server/src/config';
+import type { Db } from '../../server/src/db/database';
+import { attachRealtime } from '../../server/src/realtime/socket';
+import { seedDemo } from '../../server/src/seed';
+import { startOidcProvider, type TestOidc } from '../../server/test/oidc';
+import { startSmtp, type TestSmtp } from '../../server/test/smtp';
+import { createTestDatabase, testConfig } from '../../server/test/test-app';
+import { freePort } from '../../server/test/free-port';
+
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+export const ARTIFACTS = path.join(repoRoot, '.test-artifacts');
+
+export const ADMIN_PASSWORD = 'admin-e2e-password';
+export const DEMO_PASSWORD = 'demo-e2e-password';
+
+export interface Stack {
+  baseUrl: string;
+  app: FastifyInstance;
+  db: Db;
+  smtp: TestSmtp;
+  oidc: TestOidc;
+  close(): Promise<void>;
+}
+
+/**
+ * The whole product on a free local port: the built web client, the API on a fresh database with the
+ * demo environment (admin / demo), a real SMTP server and a real OpenID Connect provider as Azure.
+ */
+export async function startStack(overrides: Partial<Config> = {}): Promise<Stack> {
+  const database = await createTestDatabase();
+  const smtp = await startSmtp();
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const oidc = await startOidcProvider([`${baseUrl}/api/connect/azure/check`, `${baseUrl}/api/connect/google/check`]);
+  const sso = { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret };
+  const config = testConfig({
+    port,
+    publicUrl: baseUrl,
+    smtpUrl: smtp.url,
+    webDist: path.join(repoRoot, 'packages/web/dist'),
+    azure: sso,
+    google: sso,
+    ...overrides,
+  });
+  await seedDemo(database.db, { adminPassword: ADMIN_PASSWORD, demoPassword: DEMO_PASSWORD });
+  const app = await buildApp({ config, db: database.db, jwtSecret: new TextEncoder().encode('e2e-secret-of-enough-length!!!') });
+  await attachRealtime(app);
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    baseUrl,
+    app,
+    db: database.db,
+    smtp,
+    oidc,
+    async close() {
+      await app.close();
+      await Promise.all([smtp.close(), oidc.close()]);
+      await database.close();
+    },
+  };
+}
+
+export interface BrowserSession {
+  browser: Browser;
+  context: BrowserContext;
+  page: Page;
+  close(): Promise<void>;
+}
+
+/** Debian's Chromium, headless, never a downloaded browser. */
+export async function openBrowser(baseUrl: string, options: { locale?: string } = {}): Promise<BrowserSession> {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+  const context = await browser.newContext({ baseURL: baseUrl, locale: options.locale ?? 'en-GB', viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  return { browser, context, page, close: () => browser.close() };
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  return file;
+}

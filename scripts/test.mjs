@@ -1,0 +1,45 @@
+// npm test: unit and integration tests (PGlite always, PostgreSQL when reachable or required),
+// then the Chromium end-to-end scenarios.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { buildWebIfNeeded } from './build-web.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+const postgresUrl = new URL(process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test');
+const requirePostgres = process.env.REQUIRE_POSTGRES === '1' || process.env.CI === 'true';
+
+function reachable(host, port) {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port, timeout: 2000 });
+    socket.once('connect', () => (socket.destroy(), resolve(true)));
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+  });
+}
+
+const hasPostgres = await reachable(postgresUrl.hostname, Number(postgresUrl.port || 5432));
+if (!hasPostgres && requirePostgres) {
+  console.error(`PostgreSQL is required but not reachable at ${postgresUrl.host}`);
+  process.exit(1);
+}
+if (!hasPostgres) console.warn(`PostgreSQL not reachable at ${postgresUrl.host}: integration tests run on PGlite only`);
+
+const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+if (!existsSync(chromium)) {
+  console.error(`Chromium not found at ${chromium}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
+  process.exit(1);
+}
+
+const vitest = path.join(root, 'node_modules/.bin/vitest');
+const run = (projects) =>
+  execFileSync(vitest, ['run', ...projects.flatMap((p) => ['--project', p])], { cwd: root, stdio: 'inherit' });
+
+try {
+  run(['unit', 'server-pglite', ...(hasPostgres ? ['server-postgres'] : [])]);
+  buildWebIfNeeded();
+  run(['e2e']);
+} catch {
+  process.exit(1);
+}
