@@ -1,1 +1,4 @@
 export * from './api/index';
+export * from './conditions/index';
+export * from './fields/index';
+export * from './formula/index';

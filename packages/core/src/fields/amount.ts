@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { OPERATORS_BY_FIELD_TYPE } from './operators';
+import { fail, flag, formatNumber, isEmpty, MESSAGES, ok, parseLocaleNumber, roundTo } from './shared';
+import type { FieldType } from './types';
+
+// Union of the currencies offered (document 3) and the symbols known (document 2).
+export const CURRENCIES = [
+  'COP',
+  'CRC',
+  'EUR',
+  'GBP',
+  'ILS',
+  'INR',
+  'JPY',
+  'KRW',
+  'MAD',
+  'NGN',
+  'PHP',
+  'PLN',
+  'PYG',
+  'THB',
+  'USD',
+  'UAH',
+  'VND',
+] as const;
+
+/** Largest amount kept: beyond it doubles lose cents. */
+export const AMOUNT_MAX = 1e15;
+export const AMOUNT_MESSAGES = {
+  number: MESSAGES.number,
+  tooLarge: 'The amount is too large',
+} as const;
+
+export const amountSettingsSchema = z.object({
+  valueType: z.enum(['number', 'currency', 'percentage']).default('number'),
+  decimals: z.number().int().min(0).max(10).default(2),
+  currency: z.enum(CURRENCIES).default('EUR'),
+  // search view
+  show_slider: flag(),
+  max_slider: z.number().positive().default(1000),
+});
+export type AmountSettings = z.output<typeof amountSettingsSchema>;
+
+export const amountField: FieldType<typeof amountSettingsSchema, number> = {
+  type: 'amount',
+  settingsSchema: amountSettingsSchema,
+  valueSchema: (settings) =>
+    z
+      .number()
+      .gt(-AMOUNT_MAX)
+      .lt(AMOUNT_MAX)
+      .refine((v) => roundTo(v, settings.decimals) === v, `At most ${settings.decimals} decimals`)
+      .nullable(),
+  normalise(raw, settings) {
+    if (isEmpty(raw)) return ok(null);
+    let n: number | null = null;
+    if (typeof raw === 'number') n = Number.isFinite(raw) ? raw : null;
+    // Digits, dot, comma and space (as the input allows); a percentage may end in '%'.
+    else if (typeof raw === 'string')
+      n = parseLocaleNumber(settings.valueType === 'percentage' ? raw.replace(/%\s*$/, '') : raw);
+    if (n === null) return fail(AMOUNT_MESSAGES.number);
+    if (Math.abs(n) >= AMOUNT_MAX) return fail(AMOUNT_MESSAGES.tooLarge);
+    return ok(roundTo(n, settings.decimals) || 0); // no -0
+  },
+  operators: OPERATORS_BY_FIELD_TYPE.amount,
+  aggregations: ['sum', 'avg', 'min', 'max', 'count'],
+  sortable: () => true,
+  format(value, settings, locale) {
+    if (typeof value !== 'number') return '';
+    const digits = { minimumFractionDigits: settings.decimals, maximumFractionDigits: settings.decimals };
+    if (settings.valueType === 'currency')
+      return formatNumber(value, locale, { style: 'currency', currency: settings.currency, ...digits });
+    if (settings.valueType === 'percentage')
+      return formatNumber(value / 100, locale, { style: 'percent', ...digits });
+    return formatNumber(value, locale, digits);
+  },
+  sqlCast: () => 'numeric',
+};

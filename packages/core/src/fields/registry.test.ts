@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { OPERATOR_VALUE_KINDS, operatorValueSchema } from './operators';
+import { FIELD_TYPE_NAMES, fieldTypes, getFieldType, isFieldTypeName, parseFieldSettings } from './registry';
+
+// One sample input per type that must normalise to a value its own valueSchema accepts.
+const SAMPLES: Record<string, unknown> = {
+  text: 'a',
+  textarea: '<p>a</p>',
+  amount: '1,5',
+  url: 'example.com',
+  email: 'a@b.nl',
+  autoIncrement: 3,
+  calc: 2,
+  imageCode: 'ABC',
+  date: '01-02-2024',
+  time: '8:15',
+  file: 4,
+  geolocation: { lat: 1, lng: 2 },
+  list: 1,
+  tree: 1,
+  user: 1,
+  link: 1,
+  customActionButton: null,
+  systemdate: '2024-01-01T10:00:00Z',
+  systemuser: 1,
+};
+
+describe('field-type registry', () => {
+  it('holds one module per type, each named after its key', () => {
+    expect(Object.keys(fieldTypes).sort()).toEqual([...FIELD_TYPE_NAMES].sort());
+    for (const name of FIELD_TYPE_NAMES) expect(fieldTypes[name].type).toBe(name);
+  });
+
+  it('throws a clear error for an unknown type', () => {
+    expect(() => getFieldType('colour')).toThrow('Unknown field type: "colour"');
+    expect(() => getFieldType('__proto__')).toThrow('Unknown field type');
+    expect(isFieldTypeName('toString')).toBe(false);
+    expect(getFieldType('amount')).toBe(fieldTypes.amount);
+  });
+
+  it.each(FIELD_TYPE_NAMES)('%s: defaults parse, empty is null, samples fit the value schema', (name) => {
+    const type = getFieldType(name);
+    const settings = parseFieldSettings(name, undefined);
+    expect(type.normalise(null, settings)).toEqual({ ok: true, value: null });
+    expect(type.normalise('', settings)).toEqual({ ok: true, value: null });
+    const result = type.normalise(SAMPLES[name], settings);
+    expect(result.ok).toBe(true);
+    if (result.ok) expect(type.valueSchema(settings).safeParse(result.value).success).toBe(true);
+    expect(typeof type.format(result.ok ? result.value : null, settings)).toBe('string');
+    for (const op of type.operators) expect(OPERATOR_VALUE_KINDS[op]).toBeDefined();
+  });
+
+  it('validates condition values per operator', () => {
+    expect(operatorValueSchema('list', 'equals').safeParse('EMPTY').success).toBe(true);
+    expect(operatorValueSchema('list', 'in').parse(['3', 4])).toEqual([3, 4]);
+    expect(operatorValueSchema('user', 'equals').safeParse('CURRENT_USER').success).toBe(true);
+    expect(operatorValueSchema('date', 'equals').safeParse('NOT NULL').success).toBe(true);
+    expect(operatorValueSchema('date', 'date_between').parse('2024-01-01, 2024-02-01')).toEqual([
+      '2024-01-01',
+      '2024-02-01',
+    ]);
+    expect(operatorValueSchema('date', 'date_between').safeParse('2024-01-01').success).toBe(false);
+    expect(operatorValueSchema('date', 'between_weeks').parse('1,4')).toEqual(['1', '4']);
+    expect(operatorValueSchema('text', 'string_empty').parse('ignored')).toBeNull();
+    expect(operatorValueSchema('amount', 'number_gt').safeParse('abc').success).toBe(false);
+  });
+});
