@@ -37,6 +37,8 @@ export interface Config {
   google: OidcProviderConfig | null;
   azure: OidcProviderConfig | null;
   logLevel: string;
+  /** Honour X-Forwarded-* only from a proxy we run; otherwise anyone could pick their address. */
+  trustProxy: boolean | string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -95,5 +97,6 @@ export function loadConfig(env: Env = process.env): Config {
     google: oidc(env, 'GOOGLE'),
     azure: oidc(env, 'AZURE'),
     logLevel: env.LOG_LEVEL ?? 'info',
+    trustProxy: env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY || false,
   };
 }

@@ -87,8 +87,8 @@ export async function seedDemo(
     const [caseworker] = await trx
       .insertInto('role')
       .values([
-        { environment_id: environment.id, name: 'Caseworker', translations: [] },
-        { environment_id: environment.id, name: 'Manager', translations: [] },
+        { environment_id: environment.id, name: 'Caseworker', translations: '[]' },
+        { environment_id: environment.id, name: 'Manager', translations: '[]' },
       ])
       .returning('id')
       .execute();
@@ -113,10 +113,10 @@ export async function seedDemo(
       environment_id: environment.id,
       type,
       rank,
-      translations: [
+      translations: JSON.stringify([
         { culture: 'en_GB', name: plural, name_singular: singular, name_plural: plural },
         { culture: 'nl_NL', name: plural, name_singular: singular, name_plural: plural },
-      ],
+      ]),
       settings: {},
     });
     await trx

@@ -20,7 +20,10 @@ export interface UserOverrides {
   active?: boolean;
 }
 
-export async function buildUser(db: Db, overrides: UserOverrides = {}): Promise<UserRow & { password: string }> {
+export async function buildUser(
+  db: Db,
+  overrides: UserOverrides = {},
+): Promise<UserRow & { password: string }> {
   const username = overrides.username ?? `user_${unique()}`;
   const password = overrides.password ?? DEFAULT_PASSWORD;
   defaultHash ??= hashPassword(DEFAULT_PASSWORD);
@@ -59,7 +62,10 @@ export interface EnvironmentOverrides {
   locales?: string[];
 }
 
-export async function buildEnvironment(db: Db, overrides: EnvironmentOverrides = {}): Promise<EnvironmentRow> {
+export async function buildEnvironment(
+  db: Db,
+  overrides: EnvironmentOverrides = {},
+): Promise<EnvironmentRow> {
   const environment = await db
     .insertInto('environment')
     .values({
@@ -81,7 +87,13 @@ export async function buildEnvironment(db: Db, overrides: EnvironmentOverrides =
     const locales = await db.selectFrom('locale').select(['id', 'code']).where('code', 'in', codes).execute();
     await db
       .insertInto('environment_locale')
-      .values(locales.map((l) => ({ environment_id: environment.id, locale_id: l.id, rank: codes.indexOf(l.code) })))
+      .values(
+        locales.map((l) => ({
+          environment_id: environment.id,
+          locale_id: l.id,
+          rank: codes.indexOf(l.code),
+        })),
+      )
       .execute();
   }
   return environment;
@@ -102,7 +114,7 @@ export async function addMember(db: Db, environmentId: number, member: MemberSpe
 export async function buildRole(db: Db, environmentId: number, name = `Role ${unique()}`) {
   return db
     .insertInto('role')
-    .values({ environment_id: environmentId, name, translations: [] })
+    .values({ environment_id: environmentId, name, translations: '[]' })
     .returningAll()
     .executeTakeFirstOrThrow();
 }
@@ -110,7 +122,12 @@ export async function buildRole(db: Db, environmentId: number, name = `Role ${un
 export async function buildDefDossier(
   db: Db,
   environmentId: number,
-  overrides: { type?: 'main' | 'hidden' | 'other'; name?: string; rank?: number; visibilityRoles?: number[] } = {},
+  overrides: {
+    type?: 'main' | 'hidden' | 'other';
+    name?: string;
+    rank?: number;
+    visibilityRoles?: number[];
+  } = {},
 ) {
   const name = overrides.name ?? `Entity ${unique()}`;
   return db
@@ -120,7 +137,7 @@ export async function buildDefDossier(
       type: overrides.type ?? 'main',
       rank: overrides.rank ?? 0,
       visibility_roles: overrides.visibilityRoles ?? [],
-      translations: [{ culture: 'en_GB', name, name_singular: name, name_plural: name }],
+      translations: JSON.stringify([{ culture: 'en_GB', name, name_singular: name, name_plural: name }]),
       settings: {},
     })
     .returningAll()

@@ -1,5 +1,5 @@
-import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
 
 /** A port no one listens on right now, for servers that must know their address before they start. */
 export function freePort(): Promise<number> {

@@ -33,6 +33,9 @@ export async function startOidcProvider(redirectUris: string[]): Promise<TestOid
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     cookies: { keys: ['test-cookie-key'] },
     features: { devInteractions: { enabled: true } },
+    // Google and Azure put the e-mail claim in the ID token of the code flow, and the server reads
+    // it from there; oidc-provider by default keeps scope claims for the userinfo endpoint only.
+    conformIdTokenClaims: false,
     async findAccount(_ctx, id) {
       const email = id.includes('@') ? id : `${id}@example.test`;
       return {
@@ -44,9 +47,13 @@ export async function startOidcProvider(redirectUris: string[]): Promise<TestOid
     },
     // Tests sign in without a consent screen for openid, email and profile.
     loadExistingGrant: async (ctx) => {
-      const grantId = ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session?.grantIdFor(ctx.oidc.client!.clientId);
+      const grantId =
+        ctx.oidc.result?.consent?.grantId ?? ctx.oidc.session?.grantIdFor(ctx.oidc.client!.clientId);
       if (grantId) return ctx.oidc.provider.Grant.find(grantId);
-      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId });
+      const grant = new ctx.oidc.provider.Grant({
+        clientId: ctx.oidc.client!.clientId,
+        accountId: ctx.oidc.session!.accountId,
+      });
       grant.addOIDCScope('openid email profile');
       await grant.save();
       return grant;

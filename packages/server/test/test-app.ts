@@ -8,7 +8,8 @@ import { type Db, dropSchema, migrate, openDatabase } from '../src/db/database';
 export const TEST_POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 
 /** Which database this test process runs on: the vitest project sets TEST_DB. */
-export const testDatabaseKind = (): 'pglite' | 'postgres' => (process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite');
+export const testDatabaseKind = (): 'pglite' | 'postgres' =>
+  process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 
 export interface TestDatabase {
   db: Db;
@@ -59,7 +60,11 @@ export interface TestApp {
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = testConfig(overrides);
-  const app = await buildApp({ config, db: database.db, jwtSecret: new TextEncoder().encode('test-secret-of-enough-length!!') });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    jwtSecret: new TextEncoder().encode('test-secret-of-enough-length!!'),
+  });
   await app.ready();
   return {
     app,

@@ -45,8 +45,8 @@ export const otpCodeSchema = z
   .regex(/^\d+$/, 'Digits only');
 
 export const keyLoginSchema = z.object({
-  username: z.string().min(1, REQUIRED_MESSAGE),
-  key: z.string().min(1, REQUIRED_MESSAGE),
+  username: z.string({ error: REQUIRED_MESSAGE }).min(1, REQUIRED_MESSAGE).max(180),
+  key: z.string({ error: REQUIRED_MESSAGE }).min(1, REQUIRED_MESSAGE).max(200),
 });
 
 export const forgotPasswordSchema = z.object({

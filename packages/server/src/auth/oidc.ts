@@ -46,6 +46,8 @@ export class OidcService {
       pkceCodeVerifier: checks.codeVerifier,
     });
     const claims = tokens.claims();
+    // Accounts are matched by e-mail, so an address the provider says it has not verified is refused.
+    if (claims?.email_verified === false) throw new Error('The provider has not verified the e-mail address');
     const email = claims?.email ?? claims?.preferred_username;
     if (typeof email !== 'string' || !email.includes('@'))
       throw new Error('The provider did not give an e-mail address');

@@ -9,7 +9,7 @@ import { type OidcProviderName, randomNonce, randomPKCECodeVerifier, randomState
 import { verifyOtpCode } from './otp';
 import { verifyDecoy, verifyPassword } from './passwords';
 import { isLoginThrottled, recordLoginAttempt } from './rate-limit';
-import { consumeSecretToken } from './secret-tokens';
+import { consumeSecretToken, findSecretToken } from './secret-tokens';
 
 const OIDC_COOKIE = 'dossierbase_oidc';
 const providerParams = z.object({ provider: z.enum(['google', 'azure']) });
@@ -53,8 +53,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const { username, key } = request.query;
       await guardThrottle(username, request.ip);
       const user = await findUserByUsername(db, username);
-      const keyOwner = user ? await consumeSecretToken(db, 'login_key', key) : null;
-      if (!user || keyOwner !== user.id) {
+      // Only the key's own user may spend it; a wrong username leaves the key intact.
+      const keyOwner = user ? await findSecretToken(db, 'login_key', key) : null;
+      const spent =
+        user !== undefined &&
+        keyOwner === user.id &&
+        (await consumeSecretToken(db, 'login_key', key)) === user.id;
+      if (!user || !spent) {
         await recordLoginAttempt(db, username, request.ip, false);
         throw unauthorized(LOGIN_MESSAGES.keyIncorrect);
       }

@@ -40,7 +40,14 @@ class StaticMigrationProvider implements MigrationProvider {
 }
 
 export async function migrate(db: Db): Promise<void> {
-  const migrator = new Migrator({ db, provider: new StaticMigrationProvider() });
+  // Kysely looks for its migration tables in every schema of the database unless told which one:
+  // another schema's tables (a second deployment, a parallel test run) would be taken for ours.
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  const migrator = new Migrator({
+    db,
+    provider: new StaticMigrationProvider(),
+    migrationTableSchema: rows[0].schema,
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {

@@ -3,6 +3,9 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 // Table types for Kysely; kept by hand beside the migrations that create them.
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
 type Json<T> = ColumnType<T, string | T | undefined, string | T>;
+// node-postgres sends a JS array as a PostgreSQL array literal, which a jsonb column rejects
+// (or, for [], stores as {}): arrays must be written as JSON.stringify(...) text.
+type JsonArray<T extends unknown[]> = ColumnType<T, string | undefined, string>;
 
 export interface AppSettingTable {
   key: string;
@@ -59,7 +62,7 @@ export interface RoleTable {
   id: Generated<number>;
   environment_id: number;
   name: string;
-  translations: Json<{ culture: string; name: string }[]>;
+  translations: JsonArray<{ culture: string; name: string }[]>;
 }
 
 export interface EnvironmentUserTable {
@@ -104,7 +107,7 @@ export interface DefDossierTable {
   type: 'main' | 'hidden' | 'other';
   rank: Generated<number>;
   visibility_roles: ColumnType<number[], number[] | undefined, number[]>;
-  translations: Json<{ culture: string; name: string; name_singular: string; name_plural: string }[]>;
+  translations: JsonArray<{ culture: string; name: string; name_singular: string; name_plural: string }[]>;
   settings: Json<Record<string, unknown>>;
   created_at: Generated<Date>;
   modified_at: Generated<Date>;
@@ -115,7 +118,9 @@ export interface TemplateTable {
   name: string;
   description: string;
   template: Json<Record<string, unknown>>;
-  translations: Json<{ culture: string; name: string; description: string; thumbnail_path: string | null }[]>;
+  translations: JsonArray<
+    { culture: string; name: string; description: string; thumbnail_path: string | null }[]
+  >;
   created_at: Generated<Date>;
 }
 

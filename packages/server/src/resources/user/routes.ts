@@ -99,7 +99,13 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         .where('id', '=', user.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      return sessions.renewAccess(request, reply, updated);
+      // Devices signed in with the old password lose their sessions; this one gets a fresh one.
+      await db
+        .updateTable('refresh_token')
+        .set({ used_at: new Date() })
+        .where('user_id', '=', user.id)
+        .execute();
+      return sessions.start(request, reply, updated);
     },
   );
 
