@@ -7,10 +7,10 @@ import type { Config } from '../../server/src/config';
 import type { Db } from '../../server/src/db/database';
 import { attachRealtime } from '../../server/src/realtime/socket';
 import { seedDemo } from '../../server/src/seed';
+import { freePort } from '../../server/test/free-port';
 import { startOidcProvider, type TestOidc } from '../../server/test/oidc';
 import { startSmtp, type TestSmtp } from '../../server/test/smtp';
 import { createTestDatabase, testConfig } from '../../server/test/test-app';
-import { freePort } from '../../server/test/free-port';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 export const ARTIFACTS = path.join(repoRoot, '.test-artifacts');
@@ -36,7 +36,10 @@ export async function startStack(overrides: Partial<Config> = {}): Promise<Stack
   const smtp = await startSmtp();
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const oidc = await startOidcProvider([`${baseUrl}/api/connect/azure/check`, `${baseUrl}/api/connect/google/check`]);
+  const oidc = await startOidcProvider([
+    `${baseUrl}/api/connect/azure/check`,
+    `${baseUrl}/api/connect/google/check`,
+  ]);
   const sso = { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: oidc.clientSecret };
   const config = testConfig({
     port,
@@ -48,7 +51,11 @@ export async function startStack(overrides: Partial<Config> = {}): Promise<Stack
     ...overrides,
   });
   await seedDemo(database.db, { adminPassword: ADMIN_PASSWORD, demoPassword: DEMO_PASSWORD });
-  const app = await buildApp({ config, db: database.db, jwtSecret: new TextEncoder().encode('e2e-secret-of-enough-length!!!') });
+  const app = await buildApp({
+    config,
+    db: database.db,
+    jwtSecret: new TextEncoder().encode('e2e-secret-of-enough-length!!!'),
+  });
   await attachRealtime(app);
   await app.listen({ port, host: '127.0.0.1' });
   return {
@@ -73,7 +80,10 @@ export interface BrowserSession {
 }
 
 /** Debian's Chromium, headless, never a downloaded browser. */
-export async function openBrowser(baseUrl: string, options: { locale?: string } = {}): Promise<BrowserSession> {
+export async function openBrowser(
+  baseUrl: string,
+  options: { locale?: string } = {},
+): Promise<BrowserSession> {
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: [
@@ -87,7 +97,11 @@ export async function openBrowser(baseUrl: string, options: { locale?: string } 
       '--no-first-run',
     ],
   });
-  const context = await browser.newContext({ baseURL: baseUrl, locale: options.locale ?? 'en-GB', viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    locale: options.locale ?? 'en-GB',
+    viewport: { width: 1280, height: 800 },
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
   return { browser, context, page, close: () => browser.close() };

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { buildUser } from '../../server/test/factories';
+import { openBrowser, type Stack, screenshot, startStack } from './harness';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack?.close());
+
+test('forgot password: the mail arrives over SMTP and its link sets a new password', async () => {
+  const user = await buildUser(stack.db, { email: 'forgetful@example.test' });
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await page.goto('/login');
+    await page.getByTestId('login-forgot-link').click();
+    await page.waitForURL('**/forgot_password');
+    const form = page.getByTestId('forgot-form');
+    await form.getByLabel('Username').fill(user.username);
+    await form.getByLabel('E-mail').fill('forgetful@example.test');
+    await form.getByRole('button').last().click();
+    await expect(page.getByTestId('forgot-sent').textContent()).resolves.toContain('Check your mailbox');
+
+    const mail = await stack.smtp.waitForMail('forgetful@example.test');
+    const link = /https?:\/\/\S+\/reset_password\/[\w-]+/.exec(mail.text ?? '')?.[0];
+    expect(link).toBeTruthy();
+    await page.goto(link!);
+    const passwords = page.locator('input[type="password"]');
+    await passwords.nth(0).fill('a brand new secret');
+    await passwords.nth(1).fill('a brand new secret');
+    await screenshot(page, 'reset-password');
+    await page.getByRole('button', { name: /password/i }).click();
+    await page.getByTestId('reset-login-link').click();
+
+    await page.waitForURL('**/login');
+    await page.getByTestId('login-username').fill(user.username);
+    await page.getByTestId('login-password').fill('a brand new secret');
+    await page.getByTestId('login-submit').click();
+    await page.waitForURL('**/environment');
+
+    // The link works once.
+    await page.goto(link!);
+    await expect(page.locator('body').textContent()).resolves.toContain(
+      'This link is invalid or has expired.',
+    );
+  } finally {
+    await close();
+  }
+});
+
+test('Azure sign-in through the OpenID Connect provider lands on /azure and the environment page', async () => {
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await page.goto('/login');
+    await page.getByTestId('login-azure').click();
+    await page.waitForURL(`${stack.oidc.issuer}/**`);
+    await page.locator('input[name="login"]').fill('new.colleague@example.test');
+    await page.locator('input[name="password"]').fill('anything');
+    await page.locator('button[type="submit"]').click();
+    const consent = page.locator('input[name="prompt"][value="consent"]');
+    if (await consent.count()) await page.locator('button[type="submit"]').click();
+
+    await page.waitForURL('**/environment');
+    const token = await page.evaluate(() => Object.entries(localStorage));
+    expect(JSON.stringify(token)).toContain('new.colleague@example.test');
+    expect(JSON.stringify(token)).toContain('ROLE_AZURE_USER');
+    await page.getByTestId('environment-empty').waitFor();
+    await screenshot(page, 'azure-landing');
+  } finally {
+    await close();
+  }
+});

@@ -1,0 +1,43 @@
+import { notifications } from '@mantine/notifications';
+import type { TFunction } from 'i18next';
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
+import { translateMessage } from '../i18n/messages';
+import { isApiError } from './client';
+
+/** Puts 400 `{errors: {field: msg}}` messages on the form; returns true when it did. */
+export function applyFieldErrors<T extends FieldValues>(
+  error: unknown,
+  setError: UseFormSetError<T>,
+  t: TFunction,
+  fieldMap: Record<string, Path<T>> = {},
+): boolean {
+  if (!isApiError(error)) return false;
+  const errors = error.fieldErrors;
+  if (!errors) return false;
+  for (const [field, message] of Object.entries(errors)) {
+    setError(fieldMap[field] ?? (field as Path<T>), {
+      type: 'server',
+      message: translateMessage(t, message),
+    });
+  }
+  return true;
+}
+
+/** The message a failed call should show: 403 -> 403_general_message, otherwise Something went wrong. */
+export function errorMessage(error: unknown, t: TFunction): string {
+  if (isApiError(error, 403)) return translateMessage(t, error.serverMessage);
+  return t('common.something_went_wrong');
+}
+
+export function notifyError(error: unknown, t: TFunction): void {
+  notifications.show({
+    color: 'red',
+    title: t('common.error'),
+    message: errorMessage(error, t),
+    'data-testid': 'notification-error',
+  });
+}
+
+export function notifySuccess(message: string): void {
+  notifications.show({ color: 'green', message, 'data-testid': 'notification-success' });
+}

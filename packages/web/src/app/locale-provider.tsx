@@ -1,0 +1,88 @@
+import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useEnvironment } from '../features/environments/environment-store';
+import { i18n } from '../i18n';
+import { STORAGE_KEYS } from './local-store';
+import { availableLocales, browserLocale, LOCALE_NAMES, languageOf, resolveLocale } from './locale';
+import { LocaleFlag } from './locale-flag';
+
+interface LocaleContextValue {
+  locale: string | null;
+  available: string[];
+  setLocale: (locale: string) => void;
+}
+
+const LocaleContext = createContext<LocaleContextValue>({ locale: null, available: [], setLocale: () => {} });
+
+export function useLocale(): LocaleContextValue {
+  return useContext(LocaleContext);
+}
+
+export function LocaleProvider({ children }: { children: ReactNode }) {
+  const environment = useEnvironment();
+  const [stored, setStored] = useState(() => localStorage.getItem(STORAGE_KEYS.locale));
+  const available = useMemo(() => availableLocales(environment), [environment]);
+  const locale = resolveLocale(available, stored, browserLocale(navigator.language));
+
+  useEffect(() => {
+    if (!locale) return;
+    const language = languageOf(locale);
+    if (i18n.language !== language) void i18n.changeLanguage(language);
+    document.documentElement.lang = language;
+  }, [locale]);
+
+  const value = useMemo<LocaleContextValue>(
+    () => ({
+      locale,
+      available,
+      setLocale: (next) => {
+        localStorage.setItem(STORAGE_KEYS.locale, next);
+        setStored(next);
+      },
+    }),
+    [locale, available],
+  );
+
+  return (
+    <LocaleContext.Provider value={value}>
+      {children}
+      <LocaleRequiredModal />
+    </LocaleContext.Provider>
+  );
+}
+
+// Blocking: shown when neither the browser language nor the chosen locale is available.
+function LocaleRequiredModal() {
+  const { t } = useTranslation();
+  const { locale, available, setLocale } = useLocale();
+  return (
+    <Modal
+      opened={locale === null}
+      onClose={() => {}}
+      withCloseButton={false}
+      closeOnClickOutside={false}
+      closeOnEscape={false}
+      title={t('locale.choose_title')}
+      data-testid="locale-modal"
+      centered
+    >
+      <Stack>
+        <Text size="sm">{t('locale.choose_text')}</Text>
+        <Group>
+          {available.map((code) => (
+            <Button
+              key={code}
+              variant="light"
+              leftSection={<LocaleFlag locale={code} />}
+              onClick={() => setLocale(code)}
+              data-testid={`locale-option-${code}`}
+            >
+              {LOCALE_NAMES[code] ?? code}
+            </Button>
+          ))}
+        </Group>
+      </Stack>
+    </Modal>
+  );
+}

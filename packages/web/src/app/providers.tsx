@@ -1,0 +1,45 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { createTheme, MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
+import { Notifications } from '@mantine/notifications';
+import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { I18nextProvider } from 'react-i18next';
+import { isApiError } from '../api/client';
+import { clearTokenData } from '../features/auth/session';
+import { i18n } from '../i18n';
+import { LocaleProvider } from './locale-provider';
+
+const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'md' });
+
+export const queryClient = new QueryClient({
+  queryCache: new QueryCache({
+    // A read answered 401 means the server session is gone; the route guard then sends us to /login.
+    onError: (error) => {
+      if (isApiError(error, 401)) clearTokenData();
+    },
+  }),
+  defaultOptions: {
+    queries: {
+      staleTime: 300_000,
+      refetchOnWindowFocus: false,
+      retry: (count, error) => !isApiError(error) && count < 2,
+    },
+  },
+});
+
+export function Providers({ children }: { children: ReactNode }) {
+  return (
+    <I18nextProvider i18n={i18n}>
+      <MantineProvider theme={theme}>
+        <QueryClientProvider client={queryClient}>
+          <ModalsProvider>
+            <Notifications autoClose={2500} position="top-right" />
+            <LocaleProvider>{children}</LocaleProvider>
+          </ModalsProvider>
+        </QueryClientProvider>
+      </MantineProvider>
+    </I18nextProvider>
+  );
+}

@@ -1,0 +1,71 @@
+import { Center, Loader } from '@mantine/core';
+import { createBrowserRouter, Outlet, RouterProvider } from 'react-router';
+import { AzureLandingPage } from '../features/auth/azure-landing-page';
+import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
+import { LoginPage } from '../features/auth/login-page';
+import { ResetPasswordPage } from '../features/auth/reset-password-page';
+import { useSessionKeeper } from '../features/auth/use-session-keeper';
+import { ErrorPage } from './error-page';
+import { NotFoundPage } from './not-found-page';
+import { RequireAuth, RequireEnvironment } from './route-guards';
+
+function PageLoader() {
+  return (
+    <Center mih="100vh">
+      <Loader />
+    </Center>
+  );
+}
+
+function RootLayout() {
+  useSessionKeeper();
+  return <Outlet />;
+}
+
+export const router = createBrowserRouter([
+  {
+    element: <RootLayout />,
+    errorElement: <ErrorPage />,
+    hydrateFallbackElement: <PageLoader />,
+    children: [
+      { path: '/login', element: <LoginPage /> },
+      { path: '/forgot_password', element: <ForgotPasswordPage /> },
+      { path: '/reset_password/:token', element: <ResetPasswordPage /> },
+      { path: '/azure', element: <AzureLandingPage /> },
+      {
+        element: <RequireAuth />,
+        errorElement: <ErrorPage />,
+        children: [
+          {
+            path: '/environment',
+            lazy: async () => ({
+              Component: (await import('../features/environments/environment-picker-page'))
+                .EnvironmentPickerPage,
+            }),
+          },
+          {
+            element: <RequireEnvironment />,
+            children: [
+              {
+                lazy: async () => ({ Component: (await import('./shell/main-shell')).MainShell }),
+                children: [
+                  {
+                    index: true,
+                    lazy: async () => ({
+                      Component: (await import('../features/dashboard/dashboard-page')).DashboardPage,
+                    }),
+                  },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+]);
+
+export function AppRouter() {
+  return <RouterProvider router={router} />;
+}

@@ -1,0 +1,166 @@
+import { ActionIcon, Anchor, AppShell, Burger, Group, Image, Text, Tooltip } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconChartBar, IconStar, IconStarFilled } from '@tabler/icons-react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet } from 'react-router';
+import { useClientConfig } from '../../api/config';
+import { hasRole, useTokenData } from '../../features/auth/session';
+import { isEnvironmentAdmin, useEnvironment } from '../../features/environments/environment-store';
+import { truncate } from '../format';
+import { STORAGE_KEYS } from '../local-store';
+import { joinEnvironmentRoom } from '../realtime';
+import { FavouritesPanelSlot } from './favourites-panel-slot';
+import { LanguageSwitch } from './language-switch';
+import { MainMenu } from './main-menu';
+import { SubscriptionNotice } from './subscription-notice';
+import { UserMenu } from './user-menu';
+
+const SMALL_SCREEN = '(max-width: 576px)';
+
+function useMenuState() {
+  const [open, setOpenState] = useState(() => {
+    if (window.matchMedia(SMALL_SCREEN).matches) return false;
+    return localStorage.getItem(STORAGE_KEYS.menuOpen) !== 'false';
+  });
+  const setOpen = (next: boolean) => {
+    localStorage.setItem(STORAGE_KEYS.menuOpen, String(next));
+    setOpenState(next);
+  };
+  const small = useMediaQuery(SMALL_SCREEN) ?? false;
+  // Close when the viewport shrinks to a small screen; opening it there again stays possible.
+  useEffect(() => {
+    if (small) setOpenState(false);
+  }, [small]);
+  return { open, setOpen, small };
+}
+
+export function MainShell() {
+  const { t } = useTranslation();
+  const token = useTokenData();
+  const environment = useEnvironment();
+  const { config } = useClientConfig();
+  const { open, setOpen, small } = useMenuState();
+  const [favouritesOpen, setFavouritesOpen] = useState(false);
+
+  useEffect(() => {
+    if (environment) joinEnvironmentRoom(environment.id);
+  }, [environment?.id, environment]);
+
+  if (!environment) return null;
+  const admin = isEnvironmentAdmin(token, environment);
+  const showReports =
+    environment.credentials?.includes('export') && environment.env_modules?.includes('reports');
+
+  return (
+    <AppShell
+      header={{ height: 60 }}
+      footer={{ height: 36 }}
+      navbar={{ width: 280, breakpoint: 'xs', collapsed: { mobile: !open, desktop: !open } }}
+      padding="md"
+      data-testid="main-shell"
+      data-menu-open={open}
+    >
+      <AppShell.Header>
+        <Group h="100%" px="md" justify="space-between" wrap="nowrap">
+          <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
+            <Burger
+              opened={open}
+              onClick={() => setOpen(!open)}
+              size="sm"
+              aria-label={t('menu.toggle')}
+              data-testid="menu-toggle"
+            />
+            <Anchor
+              component={Link}
+              to="/environment"
+              underline="never"
+              c="inherit"
+              data-testid="shell-environment-link"
+              style={{ minWidth: 0 }}
+            >
+              <Group gap="xs" wrap="nowrap">
+                {environment.logo && (
+                  <Image
+                    src={environment.logo}
+                    alt=""
+                    h={32}
+                    w="auto"
+                    fit="contain"
+                    data-testid="shell-logo"
+                  />
+                )}
+                <Text fw={700} truncate data-testid="shell-environment-name">
+                  {truncate(environment.name, 25)}
+                </Text>
+              </Group>
+            </Anchor>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <LanguageSwitch />
+            {showReports && (
+              <Tooltip label={t('shell.reports')}>
+                <ActionIcon
+                  component={Link}
+                  to="/reports"
+                  variant="subtle"
+                  size="lg"
+                  aria-label={t('shell.reports')}
+                  data-testid="shell-reports"
+                >
+                  <IconChartBar size={20} />
+                </ActionIcon>
+              </Tooltip>
+            )}
+            <Tooltip label={t('shell.favourites')}>
+              <ActionIcon
+                variant={favouritesOpen ? 'light' : 'subtle'}
+                size="lg"
+                onClick={() => setFavouritesOpen((value) => !value)}
+                aria-label={t('shell.favourites')}
+                aria-pressed={favouritesOpen}
+                data-testid="shell-favourites-toggle"
+              >
+                {favouritesOpen ? <IconStarFilled size={20} /> : <IconStar size={20} />}
+              </ActionIcon>
+            </Tooltip>
+            <UserMenu />
+          </Group>
+        </Group>
+      </AppShell.Header>
+
+      <AppShell.Navbar p="xs">
+        <MainMenu environment={environment} admin={admin} onNavigate={() => small && setOpen(false)} />
+      </AppShell.Navbar>
+
+      <AppShell.Main>
+        <Outlet />
+      </AppShell.Main>
+
+      <AppShell.Footer>
+        <Group h="100%" px="md" justify="space-between" data-testid="shell-footer">
+          <Text size="xs" c="dimmed" data-testid="shell-help-contact">
+            {config.help_contact && (
+              <>
+                {t('shell.help')}:{' '}
+                {config.help_contact.includes('@') ? (
+                  <Anchor href={`mailto:${config.help_contact}`} size="xs">
+                    {config.help_contact}
+                  </Anchor>
+                ) : (
+                  config.help_contact
+                )}
+              </>
+            )}
+          </Text>
+          <Text size="xs" c="dimmed" data-testid="shell-release">
+            {config.release ? t('shell.release', { version: config.release }) : ''}
+          </Text>
+        </Group>
+      </AppShell.Footer>
+
+      <FavouritesPanelSlot opened={favouritesOpen} onClose={() => setFavouritesOpen(false)} />
+      {hasRole(token, 'ROLE_CONTRACT_ADMIN') && <SubscriptionNotice />}
+    </AppShell>
+  );
+}

@@ -1,0 +1,161 @@
+import { PRESENCES, type Presence, type Profile } from '@dossierbase/core';
+import { Avatar, Indicator, Menu, UnstyledButton } from '@mantine/core';
+import {
+  IconAddressBook,
+  IconCheck,
+  IconCreditCard,
+  IconLogout,
+  IconMail,
+  IconUser,
+} from '@tabler/icons-react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { api } from '../../api/client';
+import { notifyError } from '../../api/errors';
+import { queryKeys } from '../../api/query-keys';
+import { hasRole, logout, useTokenData } from '../../features/auth/session';
+import { disconnectRealtime } from '../realtime';
+
+export const PRESENCE_COLORS: Record<Presence, string> = {
+  online: 'green',
+  away: 'yellow',
+  busy: 'red',
+  invisible: 'gray',
+};
+
+export function UserMenu() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const token = useTokenData();
+  const profile = useQuery({
+    queryKey: queryKeys.profile,
+    queryFn: ({ signal }) => api.get<Profile>('/user/profile', undefined, signal),
+  });
+  const presence: Presence = profile.data?.private_settings?.presence ?? 'online';
+
+  const savePresence = useMutation({
+    mutationFn: (next: Presence) =>
+      api.patch<Profile>('/user/profile', { private_settings: { presence: next } }),
+    onMutate: (next) => {
+      const previous = queryClient.getQueryData<Profile>(queryKeys.profile);
+      if (previous) {
+        queryClient.setQueryData<Profile>(queryKeys.profile, {
+          ...previous,
+          private_settings: { ...previous.private_settings, presence: next },
+        });
+      }
+      return { previous };
+    },
+    onError: (error, _next, context) => {
+      if (context?.previous) queryClient.setQueryData(queryKeys.profile, context.previous);
+      notifyError(error, t);
+    },
+    onSuccess: (saved) => {
+      if (saved && typeof saved === 'object' && 'private_settings' in saved) {
+        queryClient.setQueryData(queryKeys.profile, saved);
+      }
+    },
+  });
+
+  const signOut = async () => {
+    disconnectRealtime();
+    await logout();
+    // A full load drops every in-memory cache of the old session.
+    window.location.replace('/');
+  };
+
+  const displayName =
+    [profile.data?.first_name, profile.data?.last_name].filter(Boolean).join(' ') || token?.username || '';
+  const initials = displayName
+    .split(/\s+/)
+    .map((part) => part[0])
+    .join('')
+    .slice(0, 2)
+    .toUpperCase();
+
+  return (
+    <Menu position="bottom-end" width={220} withinPortal>
+      <Menu.Target>
+        <UnstyledButton aria-label={t('user.menu')} data-testid="user-menu">
+          <Indicator
+            color={PRESENCE_COLORS[presence]}
+            position="bottom-end"
+            offset={5}
+            size={12}
+            withBorder
+            data-testid="user-presence"
+            data-presence={presence}
+          >
+            <Avatar color="indigo" radius="xl" name={displayName}>
+              {initials}
+            </Avatar>
+          </Indicator>
+        </UnstyledButton>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>{displayName}</Menu.Label>
+        <Menu.Item
+          component={Link}
+          to="/profile"
+          leftSection={<IconUser size={16} />}
+          data-testid="user-menu-profile"
+        >
+          {t('user.profile')}
+        </Menu.Item>
+        {hasRole(token, 'ROLE_CONTRACT_ADMIN') && (
+          <Menu.Item
+            component={Link}
+            to="/subscriptions"
+            leftSection={<IconCreditCard size={16} />}
+            data-testid="user-menu-subscriptions"
+          >
+            {t('user.subscriptions')}
+          </Menu.Item>
+        )}
+        <Menu.Item
+          component={Link}
+          to="/colleagues"
+          leftSection={<IconAddressBook size={16} />}
+          data-testid="user-menu-colleagues"
+        >
+          {t('user.colleagues')}
+        </Menu.Item>
+        <Menu.Item
+          component={Link}
+          to="/contact"
+          leftSection={<IconMail size={16} />}
+          data-testid="user-menu-contact"
+        >
+          {t('user.contact')}
+        </Menu.Item>
+        <Menu.Divider />
+        <Menu.Label>{t('presence.label')}</Menu.Label>
+        {PRESENCES.map((option) => (
+          <Menu.Item
+            key={option}
+            closeMenuOnClick={false}
+            leftSection={
+              <Indicator color={PRESENCE_COLORS[option]} size={10} position="middle-center" inline />
+            }
+            rightSection={option === presence ? <IconCheck size={14} /> : null}
+            onClick={() => option !== presence && savePresence.mutate(option)}
+            data-testid={`presence-${option}`}
+            data-selected={option === presence}
+          >
+            {t(`presence.${option}`)}
+          </Menu.Item>
+        ))}
+        <Menu.Divider />
+        <Menu.Item
+          color="red"
+          leftSection={<IconLogout size={16} />}
+          onClick={() => void signOut()}
+          data-testid="user-menu-logout"
+        >
+          {t('user.logout')}
+        </Menu.Item>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}

@@ -1,0 +1,38 @@
+import {
+  ENVIRONMENT_MESSAGES,
+  FORBIDDEN_MESSAGE,
+  LOGIN_MESSAGES,
+  PASSWORD_MIN_LENGTH,
+  REQUIRED_MESSAGE,
+} from '@dossierbase/core';
+import type { TFunction } from 'i18next';
+
+// Server and shared-schema messages are English sentences; map the known ones to translation keys.
+const MESSAGE_KEYS: Record<string, string> = {
+  [REQUIRED_MESSAGE]: 'validation.required',
+  [FORBIDDEN_MESSAGE]: '403_general_message',
+  'Invalid e-mail address': 'validation.email',
+  'At most 6 digits': 'validation.max_6_digits',
+  'Digits only': 'validation.digits_only',
+  [`Use at least ${PASSWORD_MIN_LENGTH} characters`]: 'validation.password_min',
+  'At most 100 characters': 'validation.max_100',
+  'At most 2000 characters': 'validation.max_2000',
+  'Passwords do not match': 'validation.passwords_mismatch',
+  [LOGIN_MESSAGES.incorrect]: 'login.incorrect',
+  [LOGIN_MESSAGES.otpRequired]: 'login.otp_required',
+  [LOGIN_MESSAGES.otpIncorrect]: 'login.otp_incorrect',
+  [LOGIN_MESSAGES.keyIncorrect]: 'login_incorrect',
+  [LOGIN_MESSAGES.tooMany]: 'login.too_many',
+  [ENVIRONMENT_MESSAGES.limit]: 'environment.limit_reached',
+  [ENVIRONMENT_MESSAGES.inactive]: 'environment.inactive',
+  [ENVIRONMENT_MESSAGES.languageRequired]: 'environment.language_required',
+  [ENVIRONMENT_MESSAGES.imageType]: 'environment.image_type',
+  'Incorrect username or email address': 'forgot.failed',
+  'This link is invalid or has expired.': 'reset.invalid',
+};
+
+export function translateMessage(t: TFunction, message: string | null | undefined): string {
+  if (!message) return t('common.something_went_wrong');
+  const key = MESSAGE_KEYS[message];
+  return key ? t(key) : message;
+}
