@@ -18,7 +18,12 @@ function newestMtime(target) {
 }
 
 export function buildWebIfNeeded() {
-  const sources = ['packages/web/src', 'packages/web/index.html', 'packages/web/vite.config.ts', 'packages/core/src']
+  const sources = [
+    'packages/web/src',
+    'packages/web/index.html',
+    'packages/web/vite.config.ts',
+    'packages/core/src',
+  ]
     .map((p) => path.join(root, p))
     .filter(existsSync);
   const sourceTime = Math.max(...sources.map(newestMtime));

@@ -13,9 +13,13 @@ const requirePostgres = process.env.REQUIRE_POSTGRES === '1' || process.env.CI =
 function reachable(host, port) {
   return new Promise((resolve) => {
     const socket = net.connect({ host, port, timeout: 2000 });
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => (socket.destroy(), resolve(false)));
+    const answer = (ok) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.once('connect', () => answer(true));
+    socket.once('error', () => answer(false));
+    socket.once('timeout', () => answer(false));
   });
 }
 
@@ -24,17 +28,23 @@ if (!hasPostgres && requirePostgres) {
   console.error(`PostgreSQL is required but not reachable at ${postgresUrl.host}`);
   process.exit(1);
 }
-if (!hasPostgres) console.warn(`PostgreSQL not reachable at ${postgresUrl.host}: integration tests run on PGlite only`);
+if (!hasPostgres)
+  console.warn(`PostgreSQL not reachable at ${postgresUrl.host}: integration tests run on PGlite only`);
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) {
-  console.error(`Chromium not found at ${chromium}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`);
+  console.error(
+    `Chromium not found at ${chromium}: install it (apt-get install -y chromium) or set CHROMIUM_PATH`,
+  );
   process.exit(1);
 }
 
 const vitest = path.join(root, 'node_modules/.bin/vitest');
 const run = (projects) =>
-  execFileSync(vitest, ['run', ...projects.flatMap((p) => ['--project', p])], { cwd: root, stdio: 'inherit' });
+  execFileSync(vitest, ['run', ...projects.flatMap((p) => ['--project', p])], {
+    cwd: root,
+    stdio: 'inherit',
+  });
 
 try {
   run(['unit', 'server-pglite', ...(hasPostgres ? ['server-postgres'] : [])]);
