@@ -4,6 +4,8 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
 import { type Db, dropSchema, migrate, openDatabase } from '../src/db/database';
+import type { UserRow } from '../src/db/schema';
+import { buildUser, type UserOverrides } from './factories';
 
 export const TEST_POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 
@@ -54,12 +56,15 @@ export interface TestApp {
   db: Db;
   config: Config;
   client(): TestClient;
+  /** A new user, signed in from an address of its own (so rate limits of one test never hit another). */
+  signIn(overrides?: UserOverrides): Promise<{ user: UserRow & { password: string }; client: TestClient }>;
   close(): Promise<void>;
 }
 
 export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = testConfig(overrides);
+  let signIns = 0;
   const app = await buildApp({
     config,
     db: database.db,
@@ -71,6 +76,20 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     db: database.db,
     config,
     client: () => new TestClient(app),
+    async signIn(overrides = {}) {
+      const user = await buildUser(database.db, overrides);
+      const client = new TestClient(app);
+      signIns += 1;
+      const response = await client.request({
+        method: 'POST',
+        url: '/api/login_check',
+        payload: { username: user.username, password: user.password },
+        remoteAddress: `10.9.${Math.floor(signIns / 250)}.${(signIns % 250) + 1}`,
+      });
+      if (response.statusCode !== 200)
+        throw new Error(`sign-in failed: ${response.statusCode} ${response.body}`);
+      return { user, client };
+    },
     async close() {
       await app.close();
       await database.close();

@@ -2,21 +2,13 @@ import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createSecretToken } from '../../server/src/auth/secret-tokens';
 import { addMember, buildEnvironment, buildSubscription, buildUser } from '../../server/test/factories';
-import { ADMIN_PASSWORD, openBrowser, type Stack, screenshot, startStack } from './harness';
+import { ADMIN_PASSWORD, openBrowser, type Stack, screenshot, signIn, startStack } from './harness';
 
 let stack: Stack;
 beforeAll(async () => {
   stack = await startStack();
 });
 afterAll(() => stack?.close());
-
-async function signIn(page: import('playwright-core').Page, username: string, password: string) {
-  await page.goto('/login');
-  await page.getByTestId('login-username').fill(username);
-  await page.getByTestId('login-password').fill(password);
-  await page.getByTestId('login-submit').click();
-  await page.waitForURL('**/environment');
-}
 
 /** A real 2x2 PNG, built here so the upload is an image the server accepts on its bytes. */
 function tinyPng(): Buffer {

@@ -107,6 +107,27 @@ export async function openBrowser(
   return { browser, context, page, close: () => browser.close() };
 }
 
+/** Signs in through the login form and waits for the environment page (or wherever it leads). */
+export async function signIn(page: Page, username: string, password: string, landing = '**/environment') {
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill(username);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL(landing);
+}
+
+/** Signs the demo admin in and opens the Demo environment's shell. */
+export async function openDemoAsAdmin(page: Page, baseUrl: string) {
+  await signIn(page, 'admin', ADMIN_PASSWORD);
+  await page
+    .getByTestId('environment-card')
+    .filter({ hasText: 'Demo' })
+    .getByTestId('environment-open')
+    .click();
+  await page.waitForURL(`${baseUrl}/`);
+  await page.getByTestId('main-menu').waitFor();
+}
+
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name}.png`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { ADMIN_PASSWORD, openBrowser, type Stack, screenshot, startStack } from './harness';
+import { openBrowser, openDemoAsAdmin, type Stack, screenshot, startStack } from './harness';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -12,18 +12,7 @@ test('the idle guard prompts with a colour-changing countdown, then locks the sc
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
     await page.clock.install();
-    await page.goto('/login');
-    await page.getByTestId('login-username').fill('admin');
-    await page.getByTestId('login-password').fill(ADMIN_PASSWORD);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL('**/environment');
-    await page
-      .getByTestId('environment-card')
-      .filter({ hasText: 'Demo' })
-      .getByTestId('environment-open')
-      .click();
-    await page.waitForURL(`${stack.baseUrl}/`);
-    await page.getByTestId('main-menu').waitFor();
+    await openDemoAsAdmin(page, stack.baseUrl);
 
     await page.clock.fastForward(25_000);
     const prompt = page.getByTestId('idle-prompt');
@@ -53,17 +42,7 @@ test('activity during the prompt keeps the session', async () => {
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
     await page.clock.install();
-    await page.goto('/login');
-    await page.getByTestId('login-username').fill('admin');
-    await page.getByTestId('login-password').fill(ADMIN_PASSWORD);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL('**/environment');
-    await page
-      .getByTestId('environment-card')
-      .filter({ hasText: 'Demo' })
-      .getByTestId('environment-open')
-      .click();
-    await page.getByTestId('main-menu').waitFor();
+    await openDemoAsAdmin(page, stack.baseUrl);
     await page.clock.fastForward(25_000);
     await page.getByTestId('idle-stay').click();
     await expect(page.getByTestId('idle-prompt').isVisible()).resolves.toBe(false);

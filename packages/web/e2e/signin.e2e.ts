@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { generateOtpCode, generateOtpSecret } from '../../server/src/auth/otp';
 import { buildUser } from '../../server/test/factories';
-import { ADMIN_PASSWORD, DEMO_PASSWORD, openBrowser, type Stack, screenshot, startStack } from './harness';
+import {
+  ADMIN_PASSWORD,
+  DEMO_PASSWORD,
+  openBrowser,
+  type Stack,
+  screenshot,
+  signIn,
+  startStack,
+} from './harness';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -57,11 +65,7 @@ test('the admin signs in, opens the Demo environment and sees its shell', async 
 test('an ordinary user with one environment lands in it directly, without admin parts', async () => {
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await page.goto('/login');
-    await page.getByTestId('login-username').fill('demo');
-    await page.getByTestId('login-password').fill(DEMO_PASSWORD);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL(`${stack.baseUrl}/`);
+    await signIn(page, 'demo', DEMO_PASSWORD, `${stack.baseUrl}/`);
     await page.getByTestId('main-menu').waitFor();
     await expect(page.getByTestId('main-menu').textContent()).resolves.toContain('Clients');
     await expect(page.getByTestId('menu-admin').count()).resolves.toBe(0);

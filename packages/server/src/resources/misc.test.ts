@@ -14,20 +14,7 @@ afterAll(() => t.close());
 
 const tag = () => `T${randomBytes(4).toString('hex')}`;
 
-let addressCounter = 0;
-async function signIn(overrides: UserOverrides = {}) {
-  const user = await buildUser(t.db, overrides);
-  const client = t.client();
-  addressCounter += 1;
-  const response = await client.request({
-    method: 'POST',
-    url: '/api/login_check',
-    payload: { username: user.username, password: user.password },
-    remoteAddress: `10.4.${Math.floor(addressCounter / 250)}.${(addressCounter % 250) + 1}`,
-  });
-  expect(response.statusCode).toBe(200);
-  return { user, client };
-}
+const signIn = (overrides: UserOverrides = {}) => t.signIn(overrides);
 
 describe('GET /api/config', () => {
   test('answers the public client settings without sign-in', async () => {

@@ -30,20 +30,7 @@ afterAll(() => t.close());
 
 const tag = () => `T${randomBytes(4).toString('hex')}`;
 
-let addressCounter = 0;
-async function signIn(overrides: UserOverrides = {}) {
-  const user = await buildUser(t.db, overrides);
-  const client = t.client();
-  addressCounter += 1;
-  const response = await client.request({
-    method: 'POST',
-    url: '/api/login_check',
-    payload: { username: user.username, password: user.password },
-    remoteAddress: `10.3.${Math.floor(addressCounter / 250)}.${(addressCounter % 250) + 1}`,
-  });
-  expect(response.statusCode).toBe(200);
-  return { user, client };
-}
+const signIn = (overrides: UserOverrides = {}) => t.signIn(overrides);
 
 const names = (body: { results: { name: string }[] }) => body.results.map((e) => e.name);
 
