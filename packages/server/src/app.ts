@@ -20,8 +20,18 @@ import type { UserRow } from './db/schema';
 import { HttpError } from './http-errors';
 import { createMailer, type Mailer } from './mail/mailer';
 import { configRoutes } from './resources/config/routes';
+import { defDossierRoutes } from './resources/def-dossier/routes';
+import { defDossierDefFieldRoutes } from './resources/def-dossier-def-field/routes';
+import { defDossierLinkRoutes } from './resources/def-dossier-link/routes';
+import { defFieldRoutes } from './resources/def-field/routes';
+import { defFieldListRoutes } from './resources/def-field-list/routes';
+import { displayCustomViewRoutes } from './resources/display-custom-view/routes';
+import { displayItemRoutes } from './resources/display-item/routes';
+import { displayPositionRoutes } from './resources/display-position/routes';
 import { environmentRoutes } from './resources/environment/routes';
 import { localeRoutes } from './resources/locale/routes';
+import { permissionRoutes } from './resources/permission/routes';
+import { roleRoutes } from './resources/role/routes';
 import { subscriptionRoutes } from './resources/subscription/routes';
 import { templateRoutes } from './resources/template/routes';
 import { userRoutes } from './resources/user/routes';
@@ -119,6 +129,16 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       await api.register(environmentRoutes);
       await api.register(localeRoutes);
       await api.register(templateRoutes);
+      await api.register(defFieldRoutes);
+      await api.register(defFieldListRoutes);
+      await api.register(defDossierRoutes);
+      await api.register(roleRoutes);
+      await api.register(permissionRoutes);
+      await api.register(defDossierDefFieldRoutes);
+      await api.register(defDossierLinkRoutes);
+      await api.register(displayPositionRoutes);
+      await api.register(displayItemRoutes);
+      await api.register(displayCustomViewRoutes);
       api.all('/*', async (_request, reply) => reply.code(404).send({ message: 'Not found' }));
     },
     { prefix: '/api' },

@@ -109,8 +109,126 @@ export interface DefDossierTable {
   visibility_roles: ColumnType<number[], number[] | undefined, number[]>;
   translations: JsonArray<{ culture: string; name: string; name_singular: string; name_plural: string }[]>;
   settings: Json<Record<string, unknown>>;
+  archivable: Generated<boolean>;
   created_at: Generated<Date>;
   modified_at: Generated<Date>;
+}
+
+export interface DefFieldTable {
+  id: Generated<number>;
+  environment_id: number;
+  uuid: Generated<string>;
+  name: string;
+  type: string;
+  settings: Json<Record<string, unknown>>;
+  rank: Generated<number>;
+  created_at: Generated<Date>;
+  modified_at: Generated<Date>;
+}
+
+export interface ListOptionTranslation {
+  culture: string;
+  text: string;
+  settings?: { informationtext?: string; pretext?: string };
+}
+
+export interface DefFieldListTable {
+  id: Generated<number>;
+  environment_id: number;
+  def_field_id: number;
+  uuid: Generated<string>;
+  color: string | null;
+  rank: Generated<number>;
+  is_default: Generated<boolean>;
+  translations: JsonArray<ListOptionTranslation[]>;
+  settings: Json<{ roles?: number[] } & Record<string, unknown>>;
+}
+
+export interface DefDossierDefFieldTable {
+  id: Generated<number>;
+  environment_id: number;
+  def_dossier_id: number;
+  def_field_id: number;
+  uuid: Generated<string>;
+  name: string;
+  obligatory: Generated<boolean>;
+  locked: Generated<boolean>;
+  settings: Json<Record<string, unknown>>;
+}
+
+export interface DefDossierLinkTable {
+  id: Generated<number>;
+  environment_id: number;
+  def_dossier_id: number;
+  child_def_dossier_id: number;
+  back_link_id: number | null;
+  uuid: Generated<string>;
+  name: string;
+  type_of_link: 'select' | 'embeddedList';
+  cascade_rule: Generated<'maintain' | 'delete' | 'constraint'>;
+  archive_cascade_rule: Generated<'' | 'archive'>;
+  obligatory: Generated<boolean>;
+  locked: Generated<boolean>;
+  disable_backlink: Generated<boolean>;
+  settings: Json<Record<string, unknown>>;
+}
+
+export interface PositionTranslation {
+  culture: string;
+  name: string;
+  name_plural?: string;
+}
+
+export interface DisplayPositionTable {
+  id: Generated<number>;
+  environment_id: number;
+  def_dossier_id: number;
+  uuid: Generated<string>;
+  type: 'main_content' | 'tab' | 'meta' | 'footer' | 'hide';
+  hide: Generated<boolean>;
+  rank: Generated<number>;
+  view_name: string | null;
+  translations: JsonArray<PositionTranslation[]>;
+}
+
+export interface DisplayCustomViewTable {
+  id: Generated<number>;
+  environment_id: number;
+  def_dossier_id: number;
+  view_name: string;
+}
+
+export interface DisplayItemTranslation {
+  culture: string;
+  name: string;
+  settings?: { informationtext?: string; pretext?: string };
+}
+
+export interface DisplayItemTable {
+  id: Generated<number>;
+  environment_id: number;
+  def_dossier_id: number;
+  uuid: Generated<string>;
+  display_position_id: number | null;
+  def_dossier_def_field_id: number | null;
+  def_dossier_link_id: number | null;
+  view: string;
+  col: Generated<number>;
+  rank: Generated<number>;
+  colspan: Generated<number>;
+  rowspan: Generated<number>;
+  roles: ColumnType<number[], number[] | undefined, number[]>;
+  permissions_type: Generated<'EXCLUDE_SELECTED_ROLES' | 'INCLUDE_SELECTED_ROLES'>;
+  translations: JsonArray<DisplayItemTranslation[]>;
+  settings: Json<Record<string, unknown>>;
+}
+
+export interface PermissionTable {
+  id: Generated<number>;
+  environment_id: number;
+  def_dossier_id: number;
+  role_id: number;
+  actions: ColumnType<string[], string[] | undefined, string[]>;
 }
 
 export interface TemplateTable {
@@ -139,6 +257,14 @@ export interface Database {
   login_attempt: LoginAttemptTable;
   def_dossier: DefDossierTable;
   template: TemplateTable;
+  def_field: DefFieldTable;
+  def_field_list: DefFieldListTable;
+  def_dossier_def_field: DefDossierDefFieldTable;
+  def_dossier_link: DefDossierLinkTable;
+  display_position: DisplayPositionTable;
+  display_custom_view: DisplayCustomViewTable;
+  display_item: DisplayItemTable;
+  permission: PermissionTable;
 }
 
 export type UserRow = Selectable<AppUserTable>;

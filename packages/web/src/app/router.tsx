@@ -55,6 +55,40 @@ export const router = createBrowserRouter([
                       Component: (await import('../features/dashboard/dashboard-page')).DashboardPage,
                     }),
                   },
+                  {
+                    path: '/fieldeditor/:id',
+                    lazy: async () => ({
+                      Component: (await import('../features/admin/field-designer-page')).FieldDesignerPage,
+                    }),
+                  },
+                  {
+                    path: '/datastructure',
+                    lazy: async () => ({
+                      Component: (await import('../features/admin/datastructure-pages')).DatastructurePage,
+                    }),
+                  },
+                  {
+                    path: '/datastructure/:id',
+                    lazy: async () => ({
+                      Component: (await import('../features/admin/datastructure-pages')).EntityStructurePage,
+                    }),
+                  },
+                  {
+                    path: '/defdossier/edit/:id',
+                    lazy: async () => ({
+                      Component: (await import('../features/admin/entity-edit-page')).EntityEditPage,
+                    }),
+                  },
+                  {
+                    path: '/defdossier/conditions/:id',
+                    lazy: async () => ({
+                      Component: (await import('../features/admin/conditions-page')).ConditionsPage,
+                    }),
+                  },
+                  {
+                    path: '/erd',
+                    lazy: async () => ({ Component: (await import('../features/admin/erd-page')).ErdPage }),
+                  },
                 ],
               },
             ],

@@ -1,0 +1,183 @@
+import {
+  type defDossierDefFieldCreateSchema,
+  type defDossierDefFieldUpdateSchema,
+  ENTITY_MESSAGES,
+  makePager,
+  type Pager,
+  sanitiseFieldName,
+} from '@dossierbase/core';
+import { sql } from 'kysely';
+import type { z } from 'zod';
+import type { Db } from '../../db/database';
+import { badRequest, notFound } from '../../http-errors';
+import { placedMessage, placementsOf } from '../display-item/placements';
+import type { DataFieldRow } from './present';
+import {
+  assertNotLocked,
+  bodyEntity,
+  type ConfigListScope,
+  escapeLike,
+  isUniqueViolation,
+  NOT_IN_ENVIRONMENT,
+  UUID_TAKEN,
+} from './shared';
+
+export type DataFieldCreate = z.infer<typeof defDossierDefFieldCreateSchema>;
+export type DataFieldUpdate = z.infer<typeof defDossierDefFieldUpdateSchema>;
+
+export const NAME_TAKEN = 'A data field with this name already exists on this entity';
+const LIST_TYPES = new Set(['list', 'tree']);
+
+export async function listDataFields(
+  db: Db,
+  scope: ConfigListScope,
+  query: { uuid?: string; type?: string; search?: string; limit: number; page: number },
+): Promise<{ rows: DataFieldRow[]; pager: Pager }> {
+  let base = db.selectFrom('def_dossier_def_field as f').where('f.environment_id', '=', scope.environmentId);
+  if (scope.defDossierId !== undefined) base = base.where('f.def_dossier_id', '=', scope.defDossierId);
+  if (query.uuid) base = base.where('f.uuid', '=', query.uuid);
+  if (query.type) {
+    const type = query.type;
+    base = base.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('def_field')
+          .select('def_field.id')
+          .whereRef('def_field.id', '=', 'f.def_field_id')
+          .where('def_field.type', '=', type),
+      ),
+    );
+  }
+  const search = query.search?.trim();
+  if (search) base = base.where('f.name', 'ilike', `%${escapeLike(search)}%`);
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll('f')
+      .orderBy(sql`lower(f.name)`)
+      .orderBy('f.id')
+      .limit(query.limit)
+      .offset(query.page * query.limit)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('items')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, pager: makePager(query.page, query.limit, Number(count.items)) };
+}
+
+export async function findDataField(db: Db, id: number): Promise<DataFieldRow> {
+  const row = await db
+    .selectFrom('def_dossier_def_field')
+    .selectAll()
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound('Data field not found');
+  return row;
+}
+
+async function baseFieldOf(db: Db, environmentId: number, defFieldId: number) {
+  const field = await db
+    .selectFrom('def_field')
+    .select(['id', 'type'])
+    .where('id', '=', defFieldId)
+    .where('environment_id', '=', environmentId)
+    .executeTakeFirst();
+  if (!field) throw badRequest({ defField: NOT_IN_ENVIRONMENT });
+  return field;
+}
+
+async function assertNameFree(db: Db, defDossierId: number, name: string, exceptId?: number) {
+  let query = db
+    .selectFrom('def_dossier_def_field')
+    .select('id')
+    .where('def_dossier_id', '=', defDossierId)
+    .where('name', '=', name);
+  if (exceptId !== undefined) query = query.where('id', '!=', exceptId);
+  if (await query.executeTakeFirst()) throw badRequest({ name: NAME_TAKEN });
+}
+
+function translateUniqueViolation(error: unknown): never {
+  if (isUniqueViolation(error, 'def_dossier_def_field_name_key')) throw badRequest({ name: NAME_TAKEN });
+  if (isUniqueViolation(error, 'def_dossier_def_field_uuid_key')) throw badRequest({ uuid: UUID_TAKEN });
+  throw error;
+}
+
+export async function createDataField(db: Db, input: DataFieldCreate): Promise<DataFieldRow> {
+  const entity = await bodyEntity(db, input.environment, input.defDossier);
+  await baseFieldOf(db, input.environment, input.defField);
+  const name = sanitiseFieldName(input.name);
+  await assertNameFree(db, entity.id, name);
+  try {
+    return await db
+      .insertInto('def_dossier_def_field')
+      .values({
+        environment_id: input.environment,
+        def_dossier_id: entity.id,
+        def_field_id: input.defField,
+        ...(input.uuid ? { uuid: input.uuid } : {}),
+        name,
+        obligatory: input.obligatory,
+        locked: input.locked,
+        settings: input.settings,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  } catch (error) {
+    translateUniqueViolation(error);
+  }
+}
+
+export async function updateDataField(
+  db: Db,
+  row: DataFieldRow,
+  input: DataFieldUpdate,
+): Promise<DataFieldRow> {
+  const name = input.name === undefined ? undefined : sanitiseFieldName(input.name);
+  assertNotLocked(
+    row.locked,
+    {
+      name: row.name,
+      defField: row.def_field_id,
+      obligatory: row.obligatory,
+      settings: row.settings,
+    },
+    { ...input, name },
+  );
+  if (input.defField !== undefined && input.defField !== row.def_field_id) {
+    const current = await db
+      .selectFrom('def_field')
+      .select('type')
+      .where('id', '=', row.def_field_id)
+      .executeTakeFirstOrThrow();
+    if (LIST_TYPES.has(current.type)) throw badRequest({ defField: ENTITY_MESSAGES.listFieldFixed });
+    const next = await baseFieldOf(db, row.environment_id, input.defField);
+    if (next.type !== current.type && (await placementsOf(db, 'def_dossier_def_field_id', [row.id])).length) {
+      throw badRequest({ defField: ENTITY_MESSAGES.placedFieldType });
+    }
+  }
+  if (name !== undefined && name !== row.name) await assertNameFree(db, row.def_dossier_id, name, row.id);
+  const changes = {
+    name,
+    def_field_id: input.defField,
+    obligatory: input.obligatory,
+    locked: input.locked,
+    settings: input.settings,
+  };
+  if (Object.values(changes).every((value) => value === undefined)) return row;
+  try {
+    return await db
+      .updateTable('def_dossier_def_field')
+      .set(changes)
+      .where('id', '=', row.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  } catch (error) {
+    translateUniqueViolation(error);
+  }
+}
+
+export async function deleteDataField(db: Db, row: DataFieldRow): Promise<void> {
+  const placements = await placementsOf(db, 'def_dossier_def_field_id', [row.id]);
+  if (placements.length) {
+    throw badRequest({ defDossierDefField: placedMessage(ENTITY_MESSAGES.placedFieldDelete, placements) });
+  }
+  await db.deleteFrom('def_dossier_def_field').where('id', '=', row.id).execute();
+}

@@ -1,0 +1,74 @@
+import {
+  defDossierLinkBacklinkSchema,
+  defDossierLinkCreateSchema,
+  defDossierLinkPatchSchema,
+} from '@dossierbase/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { currentUser } from '../../auth/current-user';
+import { requireEnvironmentAdmin } from '../../policy/environment';
+import { configListQuerySchema, idParams, openConfigList, optionalId } from '../def-dossier-def-field/shared';
+import { presentLink } from './present';
+import { createLink, deleteLink, findLink, listLinks, patchLink, tieBacklink } from './service';
+
+const tags = ['def-dossier-link'];
+const listQuery = configListQuerySchema.extend({
+  child_def_dossier_id: optionalId,
+  back_link_id: optionalId,
+});
+
+export const defDossierLinkRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app;
+
+  app.get('/defdossierlink', { schema: { querystring: listQuery, tags } }, async (request) => {
+    const user = await currentUser(request);
+    const scope = await openConfigList(db, user, request.query);
+    const { rows, pager } = await listLinks(db, scope, request.query);
+    return { results: rows.map(presentLink), pager };
+  });
+
+  app.get('/defdossierlink/:id', { schema: { params: idParams, tags } }, async (request) => {
+    const user = await currentUser(request);
+    const row = await findLink(db, request.params.id);
+    await requireEnvironmentAdmin(db, user, row.environment_id);
+    return presentLink(row);
+  });
+
+  app.post(
+    '/defdossierlink',
+    { schema: { body: defDossierLinkCreateSchema, tags } },
+    async (request, reply) => {
+      const user = await currentUser(request);
+      await requireEnvironmentAdmin(db, user, request.body.environment);
+      return reply.code(201).send(presentLink(await createLink(db, request.body)));
+    },
+  );
+
+  app.patch(
+    '/defdossierlink/backlink',
+    { schema: { body: defDossierLinkBacklinkSchema, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      await requireEnvironmentAdmin(db, user, request.body.environment);
+      return presentLink(await tieBacklink(db, request.body));
+    },
+  );
+
+  app.patch(
+    '/defdossierlink/:id',
+    { schema: { params: idParams, body: defDossierLinkPatchSchema, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const row = await findLink(db, request.params.id);
+      await requireEnvironmentAdmin(db, user, row.environment_id);
+      return presentLink(await patchLink(db, row, request.body));
+    },
+  );
+
+  app.delete('/defdossierlink/:id', { schema: { params: idParams, tags } }, async (request, reply) => {
+    const user = await currentUser(request);
+    const row = await findLink(db, request.params.id);
+    await requireEnvironmentAdmin(db, user, row.environment_id);
+    await deleteLink(db, row);
+    return reply.code(204).send();
+  });
+};

@@ -1,0 +1,111 @@
+import {
+  DEF_DOSSIER_TYPES,
+  defDossierCreateSchema,
+  defDossierPatchSchema,
+  defFieldListRankSchema,
+  listQuerySchema,
+  PERMISSION_ACTIONS,
+} from '@dossierbase/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../auth/current-user';
+import { notFound } from '../../http-errors';
+import { entityPermissions } from '../../policy/entity';
+import { openEnvironment, requireEnvironmentAdmin } from '../../policy/environment';
+import { presentDefDossier } from './present';
+import {
+  createDefDossier,
+  deleteDefDossier,
+  environmentOfRanks,
+  findDefDossier,
+  listDefDossiers,
+  rankDefDossiers,
+  updateDefDossier,
+} from './service';
+
+const idParams = z.object({ id: z.coerce.number().int().positive() });
+const listQuery = listQuerySchema.extend({
+  environment: z.coerce.number().int().positive(),
+  type: z.enum(DEF_DOSSIER_TYPES).optional(),
+});
+const tags = ['defdossier'];
+
+export const defDossierRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app;
+
+  /** The entity, for an admin of its environment; 404 when it does not exist. */
+  const adminEntity = async (user: Parameters<typeof requireEnvironmentAdmin>[1], id: number) => {
+    const row = await findDefDossier(db, id);
+    if (!row) throw notFound('Entity not found');
+    await requireEnvironmentAdmin(db, user, row.environment_id);
+    return row;
+  };
+
+  app.get('/defdossier', { schema: { querystring: listQuery, tags } }, async (request) => {
+    const user = await currentUser(request);
+    await requireEnvironmentAdmin(db, user, request.query.environment);
+    const { rows, pager } = await listDefDossiers(db, request.query.environment, request.query);
+    return { results: rows.map(presentDefDossier), pager };
+  });
+
+  app.get('/defdossier/:id', { schema: { params: idParams, tags } }, async (request) => {
+    const user = await currentUser(request);
+    return presentDefDossier(await adminEntity(user, request.params.id));
+  });
+
+  // Open to every member: the dossier screens show or hide their actions by it.
+  app.get(
+    '/defdossier/:id/permissions',
+    { schema: { params: idParams, tags, description: "The signed-in user's actions on the entity" } },
+    async (request) => {
+      const user = await currentUser(request);
+      const row = await findDefDossier(db, request.params.id);
+      if (!row) throw notFound('Entity not found');
+      const access = await openEnvironment(db, user, row.environment_id);
+      const allowed = await entityPermissions(db, access, row.id);
+      return { def_dossier_id: row.id, actions: PERMISSION_ACTIONS.filter((a) => allowed.has(a)) };
+    },
+  );
+
+  app.post('/defdossier', { schema: { body: defDossierCreateSchema, tags } }, async (request, reply) => {
+    const user = await currentUser(request);
+    await requireEnvironmentAdmin(db, user, request.body.environment);
+    return reply.code(201).send(presentDefDossier(await createDefDossier(db, request.body)));
+  });
+
+  app.patch(
+    '/defdossier/rank',
+    {
+      schema: {
+        body: defFieldListRankSchema,
+        tags,
+        description: 'New ranks for entities of one environment',
+      },
+    },
+    async (request) => {
+      const user = await currentUser(request);
+      const { ranks } = request.body;
+      await environmentOfRanks(db, 'def_dossier', ranks, 'Unknown entity', (environmentId) =>
+        requireEnvironmentAdmin(db, user, environmentId),
+      );
+      return { results: (await rankDefDossiers(db, ranks)).map(presentDefDossier) };
+    },
+  );
+
+  app.patch(
+    '/defdossier/:id',
+    { schema: { params: idParams, body: defDossierPatchSchema, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const row = await adminEntity(user, request.params.id);
+      return presentDefDossier(await updateDefDossier(db, row, request.body));
+    },
+  );
+
+  app.delete('/defdossier/:id', { schema: { params: idParams, tags } }, async (request, reply) => {
+    const user = await currentUser(request);
+    const row = await adminEntity(user, request.params.id);
+    await deleteDefDossier(db, row);
+    return reply.code(204).send();
+  });
+};

@@ -1,0 +1,1 @@
+export { type ListOptionRow, presentListOption } from '../def-field/present';

@@ -1,0 +1,89 @@
+import {
+  defFieldListCreateSchema,
+  defFieldListPatchSchema,
+  defFieldListRankSchema,
+  listQuerySchema,
+} from '@dossierbase/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../auth/current-user';
+import type { UserRow } from '../../db/schema';
+import { notFound } from '../../http-errors';
+import { requireEnvironmentAdmin } from '../../policy/environment';
+import { environmentOfRanks } from '../def-dossier/service';
+import { findDefField } from '../def-field/service';
+import { presentListOption } from './present';
+import {
+  createListOption,
+  deleteListOption,
+  findListOption,
+  listListOptions,
+  rankListOptions,
+  updateListOption,
+} from './service';
+
+const idParams = z.object({ id: z.coerce.number().int().positive() });
+const listQuery = listQuerySchema.extend({ defField: z.coerce.number().int().positive() });
+const tags = ['deffieldlist'];
+
+export const defFieldListRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app;
+
+  const adminOption = async (user: UserRow, id: number) => {
+    const row = await findListOption(db, id);
+    if (!row) throw notFound('List option not found');
+    await requireEnvironmentAdmin(db, user, row.environment_id);
+    return row;
+  };
+
+  app.get('/deffieldlist', { schema: { querystring: listQuery, tags } }, async (request) => {
+    const user = await currentUser(request);
+    const field = await findDefField(db, request.query.defField);
+    if (!field) throw notFound('Base field not found');
+    await requireEnvironmentAdmin(db, user, field.environment_id);
+    const { rows, pager } = await listListOptions(db, field.id, request.query);
+    return { results: rows.map(presentListOption), pager };
+  });
+
+  app.get('/deffieldlist/:id', { schema: { params: idParams, tags } }, async (request) => {
+    const user = await currentUser(request);
+    return presentListOption(await adminOption(user, request.params.id));
+  });
+
+  app.post('/deffieldlist', { schema: { body: defFieldListCreateSchema, tags } }, async (request, reply) => {
+    const user = await currentUser(request);
+    await requireEnvironmentAdmin(db, user, request.body.environment);
+    return reply.code(201).send(presentListOption(await createListOption(db, request.body)));
+  });
+
+  app.patch(
+    '/deffieldlist',
+    {
+      schema: { body: defFieldListRankSchema, tags, description: 'New ranks for options of one environment' },
+    },
+    async (request) => {
+      const user = await currentUser(request);
+      const { ranks } = request.body;
+      await environmentOfRanks(db, 'def_field_list', ranks, 'Unknown list option', (environmentId) =>
+        requireEnvironmentAdmin(db, user, environmentId),
+      );
+      return { results: (await rankListOptions(db, ranks)).map(presentListOption) };
+    },
+  );
+
+  app.patch(
+    '/deffieldlist/:id',
+    { schema: { params: idParams, body: defFieldListPatchSchema, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const row = await adminOption(user, request.params.id);
+      return presentListOption(await updateListOption(db, row, request.body));
+    },
+  );
+
+  app.delete('/deffieldlist/:id', { schema: { params: idParams, tags } }, async (request, reply) => {
+    const user = await currentUser(request);
+    await deleteListOption(db, await adminOption(user, request.params.id));
+    return reply.code(204).send();
+  });
+};

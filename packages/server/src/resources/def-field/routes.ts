@@ -1,0 +1,75 @@
+import {
+  defFieldCreateSchema,
+  defFieldPatchSchema,
+  FIELD_TYPE_NAMES,
+  listQuerySchema,
+} from '@dossierbase/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../auth/current-user';
+import type { UserRow } from '../../db/schema';
+import { notFound } from '../../http-errors';
+import { requireEnvironmentAdmin } from '../../policy/environment';
+import { presentDefField, presentDefFields } from './present';
+import { createDefField, deleteDefField, findDefField, listDefFields, updateDefField } from './service';
+
+const idParams = z.object({ id: z.coerce.number().int().positive() });
+const fieldType = z.enum(FIELD_TYPE_NAMES, { error: 'Unknown field type' });
+const listQuery = listQuerySchema.extend({
+  environment: z.coerce.number().int().positive(),
+  /** One type, several comma-separated (list,tree) or the parameter repeated. */
+  type: z
+    .union([z.string(), z.array(z.string())])
+    .transform((value) =>
+      (Array.isArray(value) ? value : [value]).flatMap((v) => v.split(',')).filter(Boolean),
+    )
+    .pipe(z.array(fieldType))
+    .optional(),
+  uuid: z.uuid().optional(),
+});
+const tags = ['deffield'];
+
+export const defFieldRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app;
+
+  const adminField = async (user: UserRow, id: number) => {
+    const row = await findDefField(db, id);
+    if (!row) throw notFound('Base field not found');
+    await requireEnvironmentAdmin(db, user, row.environment_id);
+    return row;
+  };
+
+  app.get('/deffield', { schema: { querystring: listQuery, tags } }, async (request) => {
+    const user = await currentUser(request);
+    await requireEnvironmentAdmin(db, user, request.query.environment);
+    const { rows, pager } = await listDefFields(db, request.query.environment, request.query);
+    return { results: await presentDefFields(db, rows), pager };
+  });
+
+  app.get('/deffield/:id', { schema: { params: idParams, tags } }, async (request) => {
+    const user = await currentUser(request);
+    return presentDefField(db, await adminField(user, request.params.id));
+  });
+
+  app.post('/deffield', { schema: { body: defFieldCreateSchema, tags } }, async (request, reply) => {
+    const user = await currentUser(request);
+    await requireEnvironmentAdmin(db, user, request.body.environment);
+    return reply.code(201).send(await presentDefField(db, await createDefField(db, request.body)));
+  });
+
+  app.patch(
+    '/deffield/:id',
+    { schema: { params: idParams, body: defFieldPatchSchema, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const row = await adminField(user, request.params.id);
+      return presentDefField(db, await updateDefField(db, row, request.body));
+    },
+  );
+
+  app.delete('/deffield/:id', { schema: { params: idParams, tags } }, async (request, reply) => {
+    const user = await currentUser(request);
+    await deleteDefField(db, await adminField(user, request.params.id));
+    return reply.code(204).send();
+  });
+};

@@ -1,0 +1,48 @@
+import type { DisplayItem } from '@dossierbase/core';
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database';
+import type { DisplayItemTable } from '../../db/schema';
+import { presentDataFields } from '../def-dossier-def-field/present';
+import { presentLink } from '../def-dossier-link/present';
+
+export type DisplayItemRow = Selectable<DisplayItemTable>;
+
+/** Display items in the wire shape with their data field (and its base field) and link nested. */
+export async function presentDisplayItems(db: Db, rows: DisplayItemRow[]): Promise<DisplayItem[]> {
+  if (rows.length === 0) return [];
+  const fieldIds = [...new Set(rows.flatMap((row) => row.def_dossier_def_field_id ?? []))];
+  const linkIds = [...new Set(rows.flatMap((row) => row.def_dossier_link_id ?? []))];
+  const [fieldRows, linkRows] = await Promise.all([
+    fieldIds.length
+      ? db.selectFrom('def_dossier_def_field').selectAll().where('id', 'in', fieldIds).execute()
+      : Promise.resolve([]),
+    linkIds.length
+      ? db.selectFrom('def_dossier_link').selectAll().where('id', 'in', linkIds).execute()
+      : Promise.resolve([]),
+  ]);
+  const fields = new Map((await presentDataFields(db, fieldRows)).map((field) => [field.id, field]));
+  const links = new Map(linkRows.map((link) => [link.id, presentLink(link)]));
+  return rows.map((row) => ({
+    id: row.id,
+    uuid: row.uuid,
+    def_dossier_id: row.def_dossier_id,
+    display_position_id: row.display_position_id,
+    def_dossier_def_field:
+      row.def_dossier_def_field_id === null ? null : (fields.get(row.def_dossier_def_field_id) ?? null),
+    def_dossier_link: row.def_dossier_link_id === null ? null : (links.get(row.def_dossier_link_id) ?? null),
+    view: row.view,
+    col: row.col,
+    rank: row.rank,
+    colspan: row.colspan,
+    rowspan: row.rowspan,
+    roles: row.roles.map((id) => ({ role: { id } })),
+    permissions_type: row.permissions_type,
+    translations: row.translations,
+    settings: row.settings,
+  }));
+}
+
+export async function presentDisplayItem(db: Db, row: DisplayItemRow): Promise<DisplayItem> {
+  const [presented] = await presentDisplayItems(db, [row]);
+  return presented;
+}

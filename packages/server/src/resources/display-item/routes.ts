@@ -1,0 +1,87 @@
+import {
+  displayItemCreateSchema,
+  displayItemPatchSchema,
+  displayItemTranslationSchema,
+  REQUIRED_MESSAGE,
+} from '@dossierbase/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../auth/current-user';
+import { requireEnvironmentAdmin } from '../../policy/environment';
+import { findDataField } from '../def-dossier-def-field/service';
+import { configListQuerySchema, idParams, openConfigList, optionalId } from '../def-dossier-def-field/shared';
+import { presentDisplayItem, presentDisplayItems } from './present';
+import {
+  autoCreateDisplayItems,
+  createDisplayItem,
+  deleteDisplayItem,
+  findDisplayItem,
+  listDisplayItems,
+  patchDisplayItem,
+} from './service';
+
+const tags = ['display-item'];
+const listQuery = configListQuerySchema.extend({
+  view: z.string().max(255).optional(),
+  displayPosition: optionalId,
+});
+
+/** POST /api/displayitem/auto: display items for a new data field (spec doc 3, data field editor). */
+export const displayItemAutoSchema = z.object({
+  defDossierDefField: z.number({ error: REQUIRED_MESSAGE }).int().positive(),
+  displayPosition: z.number().int().positive().nullable().optional(),
+  view: z.string().trim().min(1, REQUIRED_MESSAGE).max(255).default('show/edit'),
+  translations: z.array(displayItemTranslationSchema).default([]),
+});
+
+export const displayItemRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app;
+
+  app.get('/displayitem', { schema: { querystring: listQuery, tags } }, async (request) => {
+    const user = await currentUser(request);
+    const scope = await openConfigList(db, user, request.query);
+    const { rows, pager } = await listDisplayItems(db, scope, request.query);
+    return { results: await presentDisplayItems(db, rows), pager };
+  });
+
+  app.get('/displayitem/:id', { schema: { params: idParams, tags } }, async (request) => {
+    const user = await currentUser(request);
+    const row = await findDisplayItem(db, request.params.id);
+    await requireEnvironmentAdmin(db, user, row.environment_id);
+    return presentDisplayItem(db, row);
+  });
+
+  app.post('/displayitem', { schema: { body: displayItemCreateSchema, tags } }, async (request, reply) => {
+    const user = await currentUser(request);
+    await requireEnvironmentAdmin(db, user, request.body.environment);
+    const row = await createDisplayItem(db, request.body);
+    return reply.code(201).send(await presentDisplayItem(db, row));
+  });
+
+  app.post('/displayitem/auto', { schema: { body: displayItemAutoSchema, tags } }, async (request, reply) => {
+    const user = await currentUser(request);
+    const field = await findDataField(db, request.body.defDossierDefField);
+    await requireEnvironmentAdmin(db, user, field.environment_id);
+    const rows = await autoCreateDisplayItems(db, field, request.body);
+    return reply.code(201).send({ results: await presentDisplayItems(db, rows) });
+  });
+
+  app.patch(
+    '/displayitem/:id',
+    { schema: { params: idParams, body: displayItemPatchSchema, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const row = await findDisplayItem(db, request.params.id);
+      await requireEnvironmentAdmin(db, user, row.environment_id);
+      return presentDisplayItem(db, await patchDisplayItem(db, row, request.body));
+    },
+  );
+
+  app.delete('/displayitem/:id', { schema: { params: idParams, tags } }, async (request, reply) => {
+    const user = await currentUser(request);
+    const row = await findDisplayItem(db, request.params.id);
+    await requireEnvironmentAdmin(db, user, row.environment_id);
+    await deleteDisplayItem(db, row);
+    return reply.code(204).send();
+  });
+};

@@ -1,0 +1,328 @@
+import {
+  DISPLAY_VIEWS,
+  DOSSIER_DATA_KEYS,
+  type displayItemCreateSchema,
+  type displayItemPatchSchema,
+  type displayItemTranslationSchema,
+  ENTITY_MESSAGES,
+  makePager,
+  type Pager,
+} from '@dossierbase/core';
+import { sql } from 'kysely';
+import type { z } from 'zod';
+import type { Db } from '../../db/database';
+import { badRequest, notFound } from '../../http-errors';
+import { sanitiseTranslationTexts as sanitiseTranslations } from '../../sanitise/information-text';
+import type { DataFieldRow } from '../def-dossier-def-field/present';
+import {
+  bodyEntity,
+  type ConfigListScope,
+  isUniqueViolation,
+  NOT_OF_ENTITY,
+  UUID_TAKEN,
+} from '../def-dossier-def-field/shared';
+import type { DisplayItemRow } from './present';
+
+export type DisplayItemCreate = z.infer<typeof displayItemCreateSchema>;
+export type DisplayItemPatch = z.infer<typeof displayItemPatchSchema>;
+export type DisplayItemTranslationInput = z.infer<typeof displayItemTranslationSchema>;
+export interface DisplayItemAuto {
+  defDossierDefField: number;
+  displayPosition?: number | null;
+  view: string;
+  translations: DisplayItemTranslationInput[];
+}
+
+export const DISPLAY_ITEM_MESSAGES = {
+  unknownView: 'Unknown view',
+  fieldAndLink: 'Choose either a data field or a link field, not both',
+  unknownRole: 'Unknown role',
+} as const;
+
+/** Only these views place items in a display position; items of other views have none. */
+export const POSITION_VIEWS = new Set<string>(['edit', 'show', 'show/edit']);
+const BUILT_IN_VIEWS = new Set<string>(DISPLAY_VIEWS);
+const DOSSIER_DATA = new Set<string>(DOSSIER_DATA_KEYS);
+
+export async function listDisplayItems(
+  db: Db,
+  scope: ConfigListScope,
+  query: { uuid?: string; view?: string; displayPosition?: number; limit: number; page: number },
+): Promise<{ rows: DisplayItemRow[]; pager: Pager }> {
+  let base = db
+    .selectFrom('display_item as i')
+    .leftJoin('display_position as p', 'p.id', 'i.display_position_id')
+    .where('i.environment_id', '=', scope.environmentId);
+  if (scope.defDossierId !== undefined) base = base.where('i.def_dossier_id', '=', scope.defDossierId);
+  if (query.uuid) base = base.where('i.uuid', '=', query.uuid);
+  if (query.view) base = base.where('i.view', '=', query.view);
+  if (query.displayPosition !== undefined)
+    base = base.where('i.display_position_id', '=', query.displayPosition);
+  const [rows, count] = await Promise.all([
+    base
+      .selectAll('i')
+      .orderBy(sql`p.rank asc nulls first`)
+      .orderBy('i.rank')
+      .orderBy('i.col')
+      .orderBy('i.id')
+      .limit(query.limit)
+      .offset(query.page * query.limit)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('items')).executeTakeFirstOrThrow(),
+  ]);
+  return { rows, pager: makePager(query.page, query.limit, Number(count.items)) };
+}
+
+export async function findDisplayItem(db: Db, id: number): Promise<DisplayItemRow> {
+  const row = await db.selectFrom('display_item').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('Display item not found');
+  return row;
+}
+
+interface ItemState {
+  view: string;
+  displayPosition: number | null;
+  defDossierDefField: number | null;
+  defDossierLink: number | null;
+  roles: number[];
+  settings: Record<string, unknown>;
+}
+
+/**
+ * The rules of spec document 3 section 5 on the item as it will be stored; answers the position
+ * the item gets (null for views without positions). Every broken rule is reported per field.
+ */
+async function checkItem(
+  db: Db,
+  entity: { id: number; environment_id: number },
+  state: ItemState,
+  existing?: DisplayItemRow,
+): Promise<number | null> {
+  const errors: Record<string, string> = {};
+  if (!BUILT_IN_VIEWS.has(state.view)) {
+    const custom = await db
+      .selectFrom('display_custom_view')
+      .select('id')
+      .where('def_dossier_id', '=', entity.id)
+      .where('view_name', '=', state.view)
+      .executeTakeFirst();
+    if (!custom) errors.view = DISPLAY_ITEM_MESSAGES.unknownView;
+  }
+  const special =
+    Boolean(state.settings.block) ||
+    (typeof state.settings.dossier_data === 'string' && DOSSIER_DATA.has(state.settings.dossier_data));
+  if (state.defDossierDefField !== null && state.defDossierLink !== null) {
+    errors.defDossierLink = DISPLAY_ITEM_MESSAGES.fieldAndLink;
+  } else if (state.defDossierDefField === null && state.defDossierLink === null && !special) {
+    errors.defDossierDefField = ENTITY_MESSAGES.chooseFieldOrLink;
+  }
+  const ofEntity = async (
+    table: 'def_dossier_def_field' | 'def_dossier_link' | 'display_position',
+    id: number,
+  ) =>
+    Boolean(
+      await db
+        .selectFrom(table)
+        .select('id')
+        .where('id', '=', id)
+        .where('def_dossier_id', '=', entity.id)
+        .where('environment_id', '=', entity.environment_id)
+        .executeTakeFirst(),
+    );
+  if (
+    state.defDossierDefField !== null &&
+    !(await ofEntity('def_dossier_def_field', state.defDossierDefField))
+  ) {
+    errors.defDossierDefField = NOT_OF_ENTITY;
+  }
+  if (state.defDossierLink !== null && !(await ofEntity('def_dossier_link', state.defDossierLink))) {
+    errors.defDossierLink = NOT_OF_ENTITY;
+  }
+  const position = POSITION_VIEWS.has(state.view) ? state.displayPosition : null;
+  if (existing && position !== existing.display_position_id) {
+    errors.displayPosition = ENTITY_MESSAGES.locationFixed;
+  } else if (position !== null && !(await ofEntity('display_position', position))) {
+    errors.displayPosition = NOT_OF_ENTITY;
+  }
+  if (state.roles.length) {
+    const known = await db
+      .selectFrom('role')
+      .select('id')
+      .where('environment_id', '=', entity.environment_id)
+      .where('id', 'in', state.roles)
+      .execute();
+    if (known.length !== new Set(state.roles).size) errors.roles = DISPLAY_ITEM_MESSAGES.unknownRole;
+  }
+  if (Object.keys(errors).length) throw badRequest(errors);
+  return position;
+}
+
+function translateUniqueViolation(error: unknown): never {
+  if (isUniqueViolation(error, 'display_item_uuid_key')) throw badRequest({ uuid: UUID_TAKEN });
+  throw error;
+}
+
+export async function createDisplayItem(db: Db, input: DisplayItemCreate): Promise<DisplayItemRow> {
+  const entity = await bodyEntity(db, input.environment, input.defDossier);
+  const roles = [...new Set(input.roles)];
+  const position = await checkItem(db, entity, {
+    view: input.view,
+    displayPosition: input.displayPosition ?? null,
+    defDossierDefField: input.defDossierDefField ?? null,
+    defDossierLink: input.defDossierLink ?? null,
+    roles,
+    settings: input.settings,
+  });
+  try {
+    return await db
+      .insertInto('display_item')
+      .values({
+        environment_id: entity.environment_id,
+        def_dossier_id: entity.id,
+        ...(input.uuid ? { uuid: input.uuid } : {}),
+        display_position_id: position,
+        def_dossier_def_field_id: input.defDossierDefField ?? null,
+        def_dossier_link_id: input.defDossierLink ?? null,
+        view: input.view,
+        col: input.col,
+        rank: input.rank,
+        colspan: input.colspan,
+        rowspan: 0,
+        roles,
+        permissions_type: input.permissions_type,
+        translations: JSON.stringify(sanitiseTranslations(input.translations)),
+        settings: input.settings,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  } catch (error) {
+    translateUniqueViolation(error);
+  }
+}
+
+export async function patchDisplayItem(
+  db: Db,
+  row: DisplayItemRow,
+  input: DisplayItemPatch,
+): Promise<DisplayItemRow> {
+  const roles = input.roles === undefined ? undefined : [...new Set(input.roles)];
+  const view = input.view ?? row.view;
+  const displayPosition =
+    input.displayPosition === undefined ? row.display_position_id : input.displayPosition;
+  const defDossierDefField =
+    input.defDossierDefField === undefined ? row.def_dossier_def_field_id : input.defDossierDefField;
+  const defDossierLink = input.defDossierLink === undefined ? row.def_dossier_link_id : input.defDossierLink;
+  await checkItem(
+    db,
+    { id: row.def_dossier_id, environment_id: row.environment_id },
+    {
+      view,
+      displayPosition,
+      defDossierDefField,
+      defDossierLink,
+      roles: roles ?? [],
+      settings: input.settings ?? row.settings,
+    },
+    row,
+  );
+  return db
+    .updateTable('display_item')
+    .set({
+      def_dossier_def_field_id: defDossierDefField,
+      def_dossier_link_id: defDossierLink,
+      view,
+      col: input.col,
+      rank: input.rank,
+      colspan: input.colspan,
+      rowspan: 0,
+      roles,
+      permissions_type: input.permissions_type,
+      translations:
+        input.translations === undefined
+          ? undefined
+          : JSON.stringify(sanitiseTranslations(input.translations)),
+      settings: input.settings,
+    })
+    .where('id', '=', row.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteDisplayItem(db: Db, row: DisplayItemRow): Promise<void> {
+  await db.deleteFrom('display_item').where('id', '=', row.id).execute();
+}
+
+async function nextRank(db: Db, defDossierId: number, view: string, position: number | null) {
+  let query = db
+    .selectFrom('display_item')
+    .select(sql<number>`coalesce(max(rank), 0)`.as('max'))
+    .where('def_dossier_id', '=', defDossierId)
+    .where('view', '=', view);
+  query =
+    position === null
+      ? query.where('display_position_id', 'is', null)
+      : query.where('display_position_id', '=', position);
+  const { max } = await query.executeTakeFirstOrThrow();
+  return Number(max) + 1;
+}
+
+/**
+ * After a new data field: an item in the given view and position (the entity's first main content
+ * position when none is given) and one in the list view, each on a row of its own (col 1, colspan 4).
+ */
+export async function autoCreateDisplayItems(
+  db: Db,
+  field: DataFieldRow,
+  input: DisplayItemAuto,
+): Promise<DisplayItemRow[]> {
+  const entity = { id: field.def_dossier_id, environment_id: field.environment_id };
+  let displayPosition = input.displayPosition ?? null;
+  if (displayPosition === null && POSITION_VIEWS.has(input.view)) {
+    const first = await db
+      .selectFrom('display_position')
+      .select('id')
+      .where('def_dossier_id', '=', entity.id)
+      .where('type', '=', 'main_content')
+      .orderBy('rank')
+      .orderBy('id')
+      .executeTakeFirst();
+    displayPosition = first?.id ?? null;
+  }
+  const state = { defDossierDefField: field.id, defDossierLink: null, roles: [], settings: {} };
+  const position = await checkItem(db, entity, { ...state, view: input.view, displayPosition });
+  const translations = JSON.stringify(sanitiseTranslations(input.translations));
+  return db.transaction().execute(async (trx) => {
+    const wanted: { view: string; position: number | null }[] = [{ view: input.view, position }];
+    const inList = await trx
+      .selectFrom('display_item')
+      .select('id')
+      .where('def_dossier_def_field_id', '=', field.id)
+      .where('view', '=', 'list')
+      .executeTakeFirst();
+    if (input.view !== 'list' && !inList) wanted.push({ view: 'list', position: null });
+    const created: DisplayItemRow[] = [];
+    for (const { view, position: at } of wanted) {
+      created.push(
+        await trx
+          .insertInto('display_item')
+          .values({
+            environment_id: entity.environment_id,
+            def_dossier_id: entity.id,
+            display_position_id: at,
+            def_dossier_def_field_id: field.id,
+            view,
+            col: 1,
+            rank: await nextRank(trx, entity.id, view, at),
+            colspan: 4,
+            rowspan: 0,
+            roles: [],
+            translations,
+            settings: {},
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow(),
+      );
+    }
+    return created;
+  });
+}

@@ -1,0 +1,62 @@
+import {
+  DISPLAY_POSITION_TYPES,
+  displayPositionCreateSchema,
+  displayPositionPatchSchema,
+} from '@dossierbase/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../auth/current-user';
+import { requireEnvironmentAdmin } from '../../policy/environment';
+import { configListQuerySchema, idParams, openConfigList } from '../def-dossier-def-field/shared';
+import { presentPosition } from './present';
+import { createPosition, deletePosition, findPosition, listPositions, patchPosition } from './service';
+
+const tags = ['display-position'];
+const listQuery = configListQuerySchema.extend({ type: z.enum(DISPLAY_POSITION_TYPES).optional() });
+
+export const displayPositionRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app;
+
+  app.get('/displayposition', { schema: { querystring: listQuery, tags } }, async (request) => {
+    const user = await currentUser(request);
+    const scope = await openConfigList(db, user, request.query);
+    const { rows, pager } = await listPositions(db, scope, request.query);
+    return { results: rows.map(presentPosition), pager };
+  });
+
+  app.get('/displayposition/:id', { schema: { params: idParams, tags } }, async (request) => {
+    const user = await currentUser(request);
+    const row = await findPosition(db, request.params.id);
+    await requireEnvironmentAdmin(db, user, row.environment_id);
+    return presentPosition(row);
+  });
+
+  app.post(
+    '/displayposition',
+    { schema: { body: displayPositionCreateSchema, tags } },
+    async (request, reply) => {
+      const user = await currentUser(request);
+      await requireEnvironmentAdmin(db, user, request.body.environment);
+      return reply.code(201).send(presentPosition(await createPosition(db, request.body)));
+    },
+  );
+
+  app.patch(
+    '/displayposition/:id',
+    { schema: { params: idParams, body: displayPositionPatchSchema, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const row = await findPosition(db, request.params.id);
+      await requireEnvironmentAdmin(db, user, row.environment_id);
+      return presentPosition(await patchPosition(db, row, request.body));
+    },
+  );
+
+  app.delete('/displayposition/:id', { schema: { params: idParams, tags } }, async (request, reply) => {
+    const user = await currentUser(request);
+    const row = await findPosition(db, request.params.id);
+    await requireEnvironmentAdmin(db, user, row.environment_id);
+    await deletePosition(db, row);
+    return reply.code(204).send();
+  });
+};

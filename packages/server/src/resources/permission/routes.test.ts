@@ -1,0 +1,168 @@
+import { PERMISSION_ACTIONS } from '@dossierbase/core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildPermission } from '../../../test/entity-factories';
+import { adminSetup, expectForbidden, put } from '../../../test/entity-test-setup';
+import { addMember, buildDefDossier, buildEnvironment, buildRole } from '../../../test/factories';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('/api/permission', () => {
+  test('PUT sets and replaces the actions of a role on an entity; GET lists them', async () => {
+    const { environment, admin } = await adminSetup(t);
+    const client = await buildDefDossier(t.db, environment.id, { name: 'Client' });
+    const other = await buildDefDossier(t.db, environment.id, { name: 'Case' });
+    const editors = await buildRole(t.db, environment.id, 'Editors');
+    const readers = await buildRole(t.db, environment.id, 'Readers');
+
+    const first = await put(admin, '/api/permission', {
+      environment: environment.id,
+      defDossier: client.id,
+      role: readers.id,
+      actions: ['edit', 'show', 'show'],
+    });
+    expect(first.statusCode, first.body).toBe(200);
+    const permission = first.json();
+    expect(permission).toEqual({
+      id: expect.any(Number),
+      def_dossier_id: client.id,
+      role_id: readers.id,
+      actions: ['show', 'edit'],
+    });
+
+    const replaced = await put(admin, '/api/permission', {
+      environment: environment.id,
+      defDossier: client.id,
+      role: readers.id,
+      actions: ['show'],
+    });
+    expect(replaced.json()).toEqual({ ...permission, actions: ['show'] });
+    await put(admin, '/api/permission', {
+      environment: environment.id,
+      defDossier: client.id,
+      role: editors.id,
+      actions: [...PERMISSION_ACTIONS].reverse(),
+    });
+    await buildPermission(t.db, other, readers.id, ['create']);
+
+    const listed = await admin.get(`/api/permission?environment=${environment.id}&defDossier=${client.id}`);
+    expect(listed.statusCode).toBe(200);
+    expect(listed.json()).toEqual({
+      results: [
+        {
+          id: expect.any(Number),
+          def_dossier_id: client.id,
+          role_id: editors.id,
+          actions: [...PERMISSION_ACTIONS],
+        },
+        { ...permission, actions: ['show'] },
+      ],
+    });
+    const all = await admin.get(`/api/permission?environment=${environment.id}`);
+    expect(all.json().results).toHaveLength(3);
+
+    const emptied = await put(admin, '/api/permission', {
+      environment: environment.id,
+      defDossier: client.id,
+      role: readers.id,
+      actions: [],
+    });
+    expect(emptied.json()).toEqual({ ...permission, actions: [] });
+  });
+
+  test('the role and the entity must belong to the environment; actions must be known', async () => {
+    const { environment, admin, otherEnvironment } = await adminSetup(t);
+    const entity = await buildDefDossier(t.db, environment.id);
+    const role = await buildRole(t.db, environment.id);
+    const foreignEntity = await buildDefDossier(t.db, otherEnvironment.id);
+    const foreignRole = await buildRole(t.db, otherEnvironment.id);
+    const body = { environment: environment.id, defDossier: entity.id, role: role.id, actions: ['show'] };
+
+    const badRole = await put(admin, '/api/permission', { ...body, role: foreignRole.id });
+    expect(badRole.statusCode).toBe(400);
+    expect(badRole.json()).toEqual({ errors: { role: 'Unknown role' } });
+    const badEntity = await put(admin, '/api/permission', { ...body, defDossier: foreignEntity.id });
+    expect(badEntity.json()).toEqual({ errors: { defDossier: 'Unknown entity' } });
+    const both = await put(admin, '/api/permission', { ...body, defDossier: 999999, role: 999999 });
+    expect(both.json()).toEqual({ errors: { defDossier: 'Unknown entity', role: 'Unknown role' } });
+    const badAction = await put(admin, '/api/permission', { ...body, actions: ['fly'] });
+    expect(badAction.statusCode).toBe(400);
+    expect(Object.keys(badAction.json().errors)).toEqual(['actions.0']);
+    expect((await admin.get('/api/permission')).statusCode).toBe(400);
+    expect((await admin.get(`/api/permission?environment=${environment.id}&defDossier=x`)).statusCode).toBe(
+      400,
+    );
+  });
+
+  test('members, other environments and signed-out users are refused', async () => {
+    const { environment, member, outsider } = await adminSetup(t);
+    const entity = await buildDefDossier(t.db, environment.id);
+    const role = await buildRole(t.db, environment.id);
+    const body = { environment: environment.id, defDossier: entity.id, role: role.id, actions: ['show'] };
+    for (const [client, label] of [
+      [member, 'member'],
+      [outsider, 'outsider'],
+    ] as const) {
+      expectForbidden(await client.get(`/api/permission?environment=${environment.id}`), `${label} list`);
+      expectForbidden(await put(client, '/api/permission', body), `${label} put`);
+    }
+    expect(await t.db.selectFrom('permission').select('id').where('role_id', '=', role.id).execute()).toEqual(
+      [],
+    );
+    expect((await t.client().get(`/api/permission?environment=${environment.id}`)).statusCode).toBe(401);
+    expect((await put(t.client(), '/api/permission', body)).statusCode).toBe(401);
+  });
+});
+
+describe('GET /api/defdossier/:id/permissions', () => {
+  test("answers the signed-in user's actions: all for admins, their roles' union for members", async () => {
+    const { environment, admin, member, memberId, outsider } = await adminSetup(t);
+    const entity = await buildDefDossier(t.db, environment.id);
+    const url = `/api/defdossier/${entity.id}/permissions`;
+
+    expect((await admin.get(url)).json()).toEqual({
+      def_dossier_id: entity.id,
+      actions: [...PERMISSION_ACTIONS],
+    });
+    expect((await member.get(url)).json()).toEqual({ def_dossier_id: entity.id, actions: [] });
+
+    const readers = await buildRole(t.db, environment.id);
+    const editors = await buildRole(t.db, environment.id);
+    const others = await buildRole(t.db, environment.id);
+    await buildPermission(t.db, entity, readers.id, ['show', 'export']);
+    await buildPermission(t.db, entity, editors.id, ['edit', 'show']);
+    await buildPermission(t.db, entity, others.id, ['delete']);
+    await t.db
+      .updateTable('environment_user')
+      .set({ role_ids: [readers.id, editors.id] })
+      .where('environment_id', '=', environment.id)
+      .where('user_id', '=', memberId)
+      .execute();
+    const response = await member.get(url);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ def_dossier_id: entity.id, actions: ['show', 'edit', 'export'] });
+
+    expectForbidden(await outsider.get(url), 'outsider');
+    expect((await t.client().get(url)).statusCode).toBe(401);
+    expect((await member.get('/api/defdossier/999999/permissions')).statusCode).toBe(404);
+    expect((await member.get('/api/defdossier/x/permissions')).statusCode).toBe(400);
+
+    const { client: superAdmin } = await t.signIn({ roles: ['ROLE_USER', 'ROLE_ADMIN'] });
+    expect((await superAdmin.get(url)).json().actions).toEqual([...PERMISSION_ACTIONS]);
+  });
+
+  test('a member of another environment with a role id that matches gets nothing', async () => {
+    const { environment } = await adminSetup(t);
+    const entity = await buildDefDossier(t.db, environment.id);
+    const role = await buildRole(t.db, environment.id);
+    await buildPermission(t.db, entity, role.id, ['show']);
+    const { user, client } = await t.signIn();
+    const elsewhere = await buildEnvironment(t.db);
+    await addMember(t.db, elsewhere.id, { user, roleIds: [role.id] });
+    expectForbidden(await client.get(`/api/defdossier/${entity.id}/permissions`), 'stranger');
+  });
+});

@@ -1,0 +1,38 @@
+import { permissionPutSchema } from '@dossierbase/core';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../auth/current-user';
+import { requireEnvironmentAdmin } from '../../policy/environment';
+import { presentPermission } from './present';
+import { listPermissions, putPermission } from './service';
+
+const listQuery = z.object({
+  environment: z.coerce.number().int().positive(),
+  defDossier: z.coerce.number().int().positive().optional(),
+});
+const tags = ['permission'];
+
+export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app;
+
+  app.get(
+    '/permission',
+    { schema: { querystring: listQuery, tags, description: 'Per-role actions on entities' } },
+    async (request) => {
+      const user = await currentUser(request);
+      await requireEnvironmentAdmin(db, user, request.query.environment);
+      const rows = await listPermissions(db, request.query.environment, request.query.defDossier);
+      return { results: rows.map(presentPermission) };
+    },
+  );
+
+  app.put(
+    '/permission',
+    { schema: { body: permissionPutSchema, tags, description: "Sets a role's actions on an entity" } },
+    async (request) => {
+      const user = await currentUser(request);
+      await requireEnvironmentAdmin(db, user, request.body.environment);
+      return presentPermission(await putPermission(db, request.body));
+    },
+  );
+};

@@ -1,0 +1,33 @@
+import { INFORMATION_TEXT_ATTRIBUTES, INFORMATION_TEXT_TAGS } from '@dossierbase/core';
+import sanitizeHtml from 'sanitize-html';
+
+const OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: INFORMATION_TEXT_TAGS,
+  allowedAttributes: { '*': INFORMATION_TEXT_ATTRIBUTES },
+  allowedSchemes: ['http', 'https', 'mailto', 'tel'],
+  // Inline images may be embedded; a data: URL anywhere else could smuggle a script.
+  allowedSchemesByTag: { img: ['http', 'https', 'data'] },
+};
+
+/** Information text and pre-text keep only the tags and attributes the spec allows. */
+export const sanitiseInformationText = (html: string) => sanitizeHtml(html, OPTIONS);
+
+interface TextSettings {
+  informationtext?: string;
+  pretext?: string;
+}
+
+/** Cleans the information text and pre-text of every translation, leaving the rest as it is. */
+export function sanitiseTranslationTexts<T extends { settings?: TextSettings }>(
+  translations: readonly T[],
+): T[] {
+  return translations.map((translation) => {
+    if (!translation.settings) return translation;
+    const settings: TextSettings = {};
+    for (const key of ['informationtext', 'pretext'] as const) {
+      const value = translation.settings[key];
+      if (value !== undefined) settings[key] = sanitiseInformationText(value);
+    }
+    return { ...translation, settings };
+  });
+}

@@ -1,0 +1,234 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import {
+  DEMO_PASSWORD,
+  openBrowser,
+  openDemoAsAdmin,
+  type Stack,
+  screenshot,
+  signIn,
+  startStack,
+} from './harness';
+
+let stack: Stack;
+beforeAll(async () => {
+  stack = await startStack();
+});
+afterAll(() => stack?.close());
+
+/** Picks an option of a Mantine Select or MultiSelect by its label. */
+async function choose(page: Page, testId: string, label: string) {
+  await page.getByTestId(testId).click({ force: true });
+  await page.getByRole('option', { name: label, exact: true }).click();
+}
+
+async function createEntity(page: Page, name: string): Promise<number> {
+  await page.getByTestId('menu-add-entity').click();
+  await page.waitForURL('**/defdossier/edit/0');
+  await page.getByTestId('entity-name-en_GB').fill(name);
+  await page.getByTestId('entity-singular-en_GB').fill(name);
+  await page.getByTestId('entity-plural-en_GB').fill(`${name}s`);
+  await page.getByTestId('entity-form-save').click();
+  await page.waitForURL(/\/fieldeditor\/\d+$/);
+  await page.getByTestId('field-designer').waitFor();
+  return Number(new URL(page.url()).pathname.split('/').pop());
+}
+
+/** A data field with a new base field, placed in the active tab by the auto-create dialog. */
+async function addDataField(page: Page, name: string, type: string) {
+  await page.getByTestId('designer-add-data-field').click();
+  await page.getByTestId('data-field-name').fill(name);
+  await page.getByTestId('data-field-create-base').check({ force: true });
+  await choose(page, 'data-field-new-type', type);
+  await page.getByTestId('field-modal-save').click();
+  await page.getByTestId('auto-display-yes').click();
+  await page.getByTestId('auto-display-yes').waitFor({ state: 'hidden' });
+  await page.locator('[data-testid^="designer-item-"]', { hasText: name }).first().waitFor();
+}
+
+test('the admin configures a Client and a Case entity with fields, tabs, a link and a condition', async () => {
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+
+    // Client with text, date and list fields in the main tab
+    const clientId = await createEntity(page, 'Client');
+    await addDataField(page, 'Name', 'text');
+    await addDataField(page, 'Birth date', 'date');
+    await addDataField(page, 'Status', 'list');
+
+    // Three coloured options on the list field, through the base field editor
+    const status = page.locator('[data-testid^="designer-item-"]', { hasText: 'Status' }).first();
+    await status.locator('[data-testid^="designer-cog-"]').click();
+    await page.getByTestId('cog-base').click();
+    await page.getByTestId('base-field-modal').getByRole('tab', { name: 'Options' }).click();
+    for (const [text, colour] of [
+      ['Active', '#2f9e44'],
+      ['Pending', '#f08c00'],
+      ['Closed', '#e03131'],
+    ]) {
+      await page.getByTestId('list-option-add').click();
+      await page.getByTestId('list-option-text-en_GB').fill(text);
+      await page.getByTestId('list-option-modal').getByRole('tab', { name: 'Layout' }).click();
+      await page.getByTestId('list-option-color').fill(colour);
+      await page.getByTestId('list-option-save').click();
+      await page.getByTestId('list-options').getByText(text, { exact: true }).waitFor();
+    }
+    await page.getByTestId('base-field-save').click();
+    await page.getByTestId('base-field-save').waitFor({ state: 'hidden' });
+
+    // A second tab holding the amount and user fields
+    await page.getByTestId('designer-add-position').click();
+    await page.getByTestId('position-name').fill('Details');
+    await page.getByTestId('position-save').click();
+    const detailsTab = page.getByRole('tab', { name: /Details/ });
+    await detailsTab.click();
+    await addDataField(page, 'Income', 'amount');
+    await addDataField(page, 'Owner', 'user');
+    const detailsPanel = page.getByRole('tabpanel');
+    await expect(detailsPanel.textContent()).resolves.toContain('Income');
+
+    // Back on the main tab the first three fields are placed; screenshot of the designer
+    await page.getByRole('tab', { name: /General/ }).click();
+    const item = (label: string) =>
+      page.locator('[data-testid^="designer-item-"]', { hasText: label }).first();
+    await item('Birth date').waitFor();
+
+    // Drag Birth date next to Name: one row of two items, saved as rank and col
+    const handle = await item('Birth date').locator('[data-testid^="designer-drag-"]').boundingBox();
+    const target = await item('Name').boundingBox();
+    if (!handle || !target) throw new Error('designer items not laid out');
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    for (let step = 1; step <= 10; step++) {
+      await page.mouse.move(
+        handle.x + ((target.x + target.width / 2 - handle.x) * step) / 10,
+        handle.y + ((target.y + target.height / 2 - handle.y) * step) / 10,
+      );
+    }
+    await page.mouse.up();
+    await expect
+      .poll(
+        async () =>
+          page.getByTestId('designer-row').first().locator('[data-testid^="designer-item-"]').count(),
+        {
+          timeout: 10_000,
+        },
+      )
+      .toBe(2);
+    const placed = await page.evaluate(async (id) => {
+      const response = await fetch(`/api/displayitem?defDossier=${id}&limit=500`, { credentials: 'include' });
+      const body = await response.json();
+      return body.results.map(
+        (i: { def_dossier_def_field: { name: string } | null; rank: number; col: number }) => [
+          i.def_dossier_def_field?.name,
+          i.rank,
+          i.col,
+        ],
+      );
+    }, clientId);
+    expect(placed).toEqual(
+      expect.arrayContaining([
+        ['Birth_date', 1, 1],
+        ['Name', 1, 5],
+        ['Status', 2, 1],
+      ]),
+    );
+
+    // The display field editor: a negative column marks the Layout tab, a wider span is saved
+    await item('Name').locator('[data-testid^="designer-cog-"]').click();
+    await page.getByTestId('cog-display').click();
+    await page.getByTestId('display-tab-layout').click();
+    await page.getByTestId('display-col').fill('-1');
+    await page.getByTestId('layout-error').waitFor();
+    await page.getByTestId('display-col').fill('5');
+    await page.getByTestId('display-colspan').fill('8');
+    await expect(page.getByTestId('layout-error').count()).resolves.toBe(0);
+    await page.getByTestId('display-save').click();
+    await page.getByTestId('display-save').waitFor({ state: 'hidden' });
+    await expect.poll(() => item('Name').textContent()).toContain('8/12');
+    await screenshot(page, 'entity-configuration-designer');
+
+    // Condition: Income shows only when Status is Active
+    await page.goto(`/defdossier/conditions/${clientId}`);
+    await page.getByTestId('condition-add').click();
+    await choose(page, 'condition-0-rule-0-field-0', 'Status (list)');
+    await choose(page, 'condition-0-rule-0-values-0', 'Active');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('condition-0-action-0-items').click({ force: true });
+    await page.getByRole('option', { name: /^Income/ }).click();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('conditions-save').click();
+    await page.getByTestId('notification-success').first().waitFor();
+    const saved = await page.evaluate(async (id) => {
+      const response = await fetch(`/api/defdossier/${id}`, { credentials: 'include' });
+      return (await response.json()).settings.conditions;
+    }, clientId);
+    expect(saved).toHaveLength(1);
+    expect(saved[0].actions[0]).toMatchObject({ type: 'show_fields' });
+    expect(saved[0].actions[0].values).toHaveLength(1);
+    expect(saved[0].rules[0].fields[0].values).toHaveLength(1);
+
+    // Case with a link to Client
+    const caseId = await createEntity(page, 'Case');
+    await page.getByTestId('designer-add-link-field').click();
+    await page.getByTestId('link-name').fill('client');
+    await choose(page, 'link-entity', 'Client');
+    await page.getByTestId('link-save').click();
+    await page.getByTestId('link-save').waitFor({ state: 'hidden' });
+
+    // The backlink appears on Client
+    await page.goto(`/datastructure/${clientId}`);
+    const links = page.getByTestId('structure-links');
+    await links.getByText('Case', { exact: false }).first().waitFor();
+    await page.goto(`/datastructure/${caseId}`);
+    await page.getByTestId('structure-links').getByText('client', { exact: true }).waitFor();
+
+    // Both entities in the menu
+    const menu = page.getByTestId('main-menu');
+    await expect(
+      menu.locator(`[data-testid="menu-entity"][data-entity-id="${clientId}"]`).textContent(),
+    ).resolves.toBe('Client');
+    await expect(
+      menu.locator(`[data-testid="menu-entity"][data-entity-id="${caseId}"]`).textContent(),
+    ).resolves.toBe('Case');
+
+    // The datastructure list shows both, and moving Case up saves the entity ranks
+    await page.goto('/datastructure');
+    await page.getByTestId(`datastructure-row-${clientId}`).waitFor();
+    const rows = page.locator('[data-testid^="datastructure-row-"]');
+    const before = await rows.evaluateAll((list) => list.map((row) => row.getAttribute('data-testid')));
+    await page.getByTestId(`datastructure-up-${caseId}`).click();
+    await expect
+      .poll(() => rows.evaluateAll((list) => list.map((row) => row.getAttribute('data-testid'))))
+      .not.toEqual(before);
+    const after = await rows.evaluateAll((list) => list.map((row) => row.getAttribute('data-testid')));
+    expect(after.indexOf(`datastructure-row-${caseId}`)).toBe(
+      before.indexOf(`datastructure-row-${caseId}`) - 1,
+    );
+
+    // ERD draws both entities
+    await page.goto('/erd');
+    await page.getByTestId(`erd-node-${clientId}`).waitFor();
+    await page.getByTestId(`erd-node-${caseId}`).waitFor();
+    await screenshot(page, 'entity-configuration-erd');
+  } catch (error) {
+    await screenshot(page, 'entity-configuration-failure');
+    throw error;
+  } finally {
+    await close();
+  }
+}, 240_000);
+
+test('an ordinary user gets the 403 message on the configuration screens', async () => {
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await signIn(page, 'demo', DEMO_PASSWORD, `${stack.baseUrl}/`);
+    for (const path of ['/fieldeditor/1', '/datastructure', '/defdossier/edit/0', '/erd']) {
+      await page.goto(path);
+      await page.getByTestId('admin-forbidden').waitFor();
+    }
+  } finally {
+    await close();
+  }
+});
