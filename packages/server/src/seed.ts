@@ -119,7 +119,7 @@ export async function seedDemo(
       ]),
       settings: {},
     });
-    await trx
+    const entities = await trx
       .insertInto('def_dossier')
       .values([
         entity('main', 0, 'Client', 'Clients'),
@@ -127,6 +127,21 @@ export async function seedDemo(
         entity('other', 0, 'Organisation', 'Organisations'),
         entity('hidden', 0, 'Setting', 'Settings'),
       ])
+      .returning(['id', 'type'])
+      .execute();
+    // Caseworkers work with every visible entity; the hidden one stays for admins.
+    await trx
+      .insertInto('permission')
+      .values(
+        entities
+          .filter((e) => e.type !== 'hidden')
+          .map((e) => ({
+            environment_id: environment.id,
+            def_dossier_id: e.id,
+            role_id: caseworker.id,
+            actions: ['show', 'create', 'edit', 'export', 'dossierlog'],
+          })),
+      )
       .execute();
   });
   return { created: true, generated };

@@ -1,4 +1,5 @@
 import type { DefDossierSummary, Environment, Locale, Role } from '@dossierbase/core';
+import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { EnvironmentRow, UserRow } from '../../db/schema';
 import { isSuperAdmin } from '../../policy/roles';
@@ -47,6 +48,21 @@ export async function presentEnvironments(
       : Promise.resolve([]),
   ]);
   const usersById = new Map(users.map((u) => [u.id, u]));
+  // Non-admins see an entity only when one of their roles may show it.
+  const memberRoleIds = memberships.flatMap((m) => m.role_ids);
+  const showable = new Set(
+    memberRoleIds.length
+      ? (
+          await db
+            .selectFrom('permission')
+            .select('def_dossier_id')
+            .where('environment_id', 'in', ids)
+            .where('role_id', 'in', memberRoleIds)
+            .where(sql<boolean>`'show' = any(actions)`)
+            .execute()
+        ).map((p) => p.def_dossier_id)
+      : [],
+  );
   return rows.map((row) => {
     const membership = memberships.find((m) => m.environment_id === row.id);
     const admin = isSuperAdmin(user) || (membership?.credentials.includes('environment-admin') ?? false);
@@ -56,6 +72,7 @@ export async function presentEnvironments(
         dd.environment_id === row.id &&
         (admin ||
           (dd.type !== 'hidden' &&
+            showable.has(dd.id) &&
             (dd.visibility_roles.length === 0 ||
               dd.visibility_roles.some((roleId) => userRoles.has(roleId))))),
     );

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ENVIRONMENT_MESSAGES, FORBIDDEN_MESSAGE, REQUIRED_MESSAGE } from '@dossierbase/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildPermission } from '../../../test/entity-factories';
 import {
   addMember,
   buildDefDossier,
@@ -231,7 +232,7 @@ describe('GET /api/environment/:id', () => {
     });
   });
 
-  test('entity definitions: hidden ones for admins only, visibility roles filter ordinary members', async () => {
+  test('entity definitions: hidden ones for admins only; others need a role with show permission and, when set, a visibility role', async () => {
     const environment = await buildEnvironment(t.db);
     const caseworker = await buildRole(t.db, environment.id, 'Caseworker');
     const manager = await buildRole(t.db, environment.id, 'Manager');
@@ -256,6 +257,13 @@ describe('GET /api/environment/:id', () => {
       visibilityRoles: [caseworker.id],
     });
     const all = [open, forCaseworkers, forManagers, hidden, hiddenForCaseworkers].map((d) => d.id);
+    for (const entity of [open, forCaseworkers, forManagers, hidden, hiddenForCaseworkers]) {
+      await buildPermission(t.db, entity, caseworker.id, ['show']);
+      await buildPermission(t.db, entity, manager.id, ['show', 'edit']);
+    }
+    const noShow = await buildDefDossier(t.db, environment.id, { type: 'main', rank: 5, name: 'No show' });
+    await buildPermission(t.db, noShow, caseworker.id, ['edit']);
+    all.push(noShow.id);
 
     const ids = async (client: TestClient) => {
       const response = await client.get(`/api/environment/${environment.id}`);
@@ -265,7 +273,7 @@ describe('GET /api/environment/:id', () => {
 
     const plain = await signIn();
     await addMember(t.db, environment.id, { user: plain.user });
-    expect(await ids(plain.client)).toEqual([open.id]);
+    expect(await ids(plain.client)).toEqual([]);
 
     const worker = await signIn();
     await addMember(t.db, environment.id, {
