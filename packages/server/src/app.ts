@@ -20,6 +20,8 @@ import type { UserRow } from './db/schema';
 import { HttpError } from './http-errors';
 import { createMailer, type Mailer } from './mail/mailer';
 import { configRoutes } from './resources/config/routes';
+import { contentDossierRoutes } from './resources/content-dossier/routes';
+import { contentDossierListRoutes } from './resources/content-dossier-list/routes';
 import { defDossierRoutes } from './resources/def-dossier/routes';
 import { defDossierDefFieldRoutes } from './resources/def-dossier-def-field/routes';
 import { defDossierLinkRoutes } from './resources/def-dossier-link/routes';
@@ -139,6 +141,8 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       await api.register(displayPositionRoutes);
       await api.register(displayItemRoutes);
       await api.register(displayCustomViewRoutes);
+      await api.register(contentDossierListRoutes);
+      await api.register(contentDossierRoutes);
       api.all('/*', async (_request, reply) => reply.code(404).send({ message: 'Not found' }));
     },
     { prefix: '/api' },

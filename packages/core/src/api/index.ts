@@ -1,4 +1,5 @@
 export * from './auth';
 export * from './common';
+export * from './dossier';
 export * from './entity';
 export * from './environment';

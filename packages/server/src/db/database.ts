@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, sql } from 'kysely';
 import { KyselyPGlite } from 'kysely-pglite';
 import pg from 'pg';
@@ -29,7 +30,8 @@ export async function openDatabase(
   // dataDir 'memory://' keeps PGlite in memory (tests).
   const dataDir = config.dataDir.startsWith('memory://') ? undefined : path.join(config.dataDir, 'pgdata');
   if (dataDir) mkdirSync(dataDir, { recursive: true });
-  const { dialect } = await KyselyPGlite.create(dataDir);
+  // pg_trgm backs the quick search on summaries, as on PostgreSQL.
+  const { dialect } = await KyselyPGlite.create({ dataDir, extensions: { pg_trgm } });
   return new Kysely<Database>({ dialect });
 }
 

@@ -231,6 +231,59 @@ export interface PermissionTable {
   actions: ColumnType<string[], string[] | undefined, string[]>;
 }
 
+export interface ContentDossierTable {
+  id: Generated<number>;
+  environment_id: number;
+  def_dossier_id: number;
+  summary: Generated<string>;
+  archived: Generated<boolean>;
+  values: Json<Record<string, unknown>>;
+  created_by: number | null;
+  modified_by: number | null;
+  created_at: Generated<Date>;
+  modified_at: Generated<Date>;
+}
+
+export interface ContentLinkTable {
+  id: Generated<number>;
+  environment_id: number;
+  link_id: number;
+  parent_id: number;
+  child_id: number;
+  rank: Generated<number>;
+}
+
+export interface DossierLogChange {
+  defDisplayItemName: string;
+  oldValue: unknown;
+  newValue: unknown;
+}
+
+export interface DossierLogTable {
+  id: Generated<number>;
+  environment_id: number;
+  content_dossier_id: number;
+  def_dossier_id: number;
+  type: 'create' | 'shown' | 'change' | 'archive' | 'delete' | 'secureshare';
+  user_id: number | null;
+  username: string | null;
+  changes: JsonArray<DossierLogChange[]>;
+  created_at: Generated<Date>;
+}
+
+export interface DossierMarkTable {
+  id: Generated<number>;
+  environment_id: number;
+  user_id: number;
+  content_dossier_id: number;
+  created_at: Generated<Date>;
+}
+
+export interface AutoIncrementCounterTable {
+  def_dossier_def_field_id: number;
+  value: number;
+}
+
 export interface TemplateTable {
   id: Generated<number>;
   name: string;
@@ -265,6 +318,12 @@ export interface Database {
   display_custom_view: DisplayCustomViewTable;
   display_item: DisplayItemTable;
   permission: PermissionTable;
+  content_dossier: ContentDossierTable;
+  content_link: ContentLinkTable;
+  dossier_log: DossierLogTable;
+  favourite: DossierMarkTable;
+  dossier_subscription: DossierMarkTable;
+  auto_increment_counter: AutoIncrementCounterTable;
 }
 
 export type UserRow = Selectable<AppUserTable>;

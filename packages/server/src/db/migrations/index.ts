@@ -1,9 +1,12 @@
 import type { Migration } from 'kysely';
-import * as foundation from './2026-11-21-foundation';
-import * as entityConfiguration from './2026-11-22-entity-configuration';
+import * as foundation from './2026-11-21T2340-foundation';
+import * as entityConfiguration from './2026-11-22T0020-entity-configuration';
+import * as dossierRecords from './2026-11-22T0045-dossier-records';
 
-// Listed by hand so the migrator needs no file-system scan; names sort by date.
+// Listed by hand so the migrator needs no file-system scan. Kysely runs them in name order,
+// so every name starts with its UTC date and time.
 export const migrations: Record<string, Migration> = {
-  '2026-11-21-foundation': foundation,
-  '2026-11-22-entity-configuration': entityConfiguration,
+  '2026-11-21T2340-foundation': foundation,
+  '2026-11-22T0020-entity-configuration': entityConfiguration,
+  '2026-11-22T0045-dossier-records': dossierRecords,
 };

@@ -1,0 +1,106 @@
+import { z } from 'zod';
+import type { Pager } from './common';
+import type { DisplayItem } from './entity';
+
+// Dossier records (spec document 2): the contentdossier calls. Values travel keyed by display item
+// id (as the client sends them); the server stores them keyed by data-field id.
+
+export const DOSSIER_MESSAGES = {
+  required: 'This is a required field',
+  notAllFilled: 'Not all fields are (correctly) filled in',
+  unknownItem: 'Unknown field',
+  hiddenItem: 'You may not change this field',
+  singleLink: 'Only one dossier can be linked here',
+  archived: 'This item is archived',
+  duplicate: 'A dossier with this value exists',
+} as const;
+
+export const PAGE_SIZES = [10, 20, 25, 50, 100] as const;
+export const DEFAULT_PAGE_SIZE = 50;
+export const ARCHIVED_FILTERS = ['none', 'both', 'only'] as const;
+export const DATE_FILTER_TYPES = ['on', 'after', 'before', 'between'] as const;
+
+export interface UserRefWire {
+  id: number;
+  username: string;
+}
+
+export interface LinkedDossier {
+  id: number;
+  summary: string;
+  def_dossier_id: number;
+  archived: boolean;
+}
+
+export interface Dossier {
+  id: number;
+  summary: string;
+  def_dossier_id: number;
+  environment_id: number;
+  archived: boolean;
+  created_at: string;
+  modified_at: string;
+  created_by: UserRefWire | null;
+  modified_by: UserRefWire | null;
+}
+
+/** Value of one display item: a field value per its type, LinkedDossier[] for links, or dossier data. */
+export type ItemValue = unknown;
+
+/** GET /api/contentdossier/{id}?displayPosition= */
+export interface DossierDetail {
+  dossier: Dossier;
+  content: Record<string, ItemValue>;
+  items: DisplayItem[];
+  subscribed: boolean;
+  favorite: boolean;
+}
+
+export interface AggregationResult {
+  id: number;
+  aggregate: string;
+  value: number | null;
+  /** count per list option for list fields */
+  options?: { id: number; total: number }[];
+}
+
+/** GET /api/contentdossier */
+export interface DossierListBody {
+  results: {
+    dossiers: Dossier[];
+    /** per dossier id: display item id -> value, for the items of the requested view */
+    contents: Record<string, Record<string, ItemValue>>;
+    items: DisplayItem[];
+    aggregations: AggregationResult[];
+  };
+  pager: Pager;
+}
+
+export const dossierWriteSchema = z.object({
+  defDossier: z.number().int().positive(),
+  /** display item id -> value */
+  values: z.record(z.string().regex(/^\d+$/), z.unknown()).default({}),
+  embedded: z.number().int().positive().optional(),
+  linkId: z.number().int().positive().optional(),
+  ignore_existing: z.boolean().default(false),
+});
+
+export const dossierUpdateSchema = dossierWriteSchema.omit({
+  defDossier: true,
+  embedded: true,
+  linkId: true,
+});
+
+/** 409 answer of a duplicate check. */
+export interface DuplicateBody {
+  errors: Record<string, string>;
+  existing: { id: number; summary: string }[];
+  constraint_type: 'warning' | 'error';
+}
+
+export interface QuickSearchHit {
+  id: number;
+  summary: string;
+  def_dossier_id: number;
+  created_at: string;
+}
