@@ -2,13 +2,13 @@ import {
   type defDossierDefFieldCreateSchema,
   type defDossierDefFieldUpdateSchema,
   ENTITY_MESSAGES,
-  makePager,
   type Pager,
   sanitiseFieldName,
 } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
+import { paginate } from '../../db/paginate';
 import { badRequest, notFound } from '../../http-errors';
 import { placedMessage, placementsOf } from '../display-item/placements';
 import type { DataFieldRow } from './present';
@@ -50,17 +50,10 @@ export async function listDataFields(
   }
   const search = query.search?.trim();
   if (search) base = base.where('f.name', 'ilike', `%${escapeLike(search)}%`);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll('f')
-      .orderBy(sql`lower(f.name)`)
-      .orderBy('f.id')
-      .limit(query.limit)
-      .offset(query.page * query.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('items')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, pager: makePager(query.page, query.limit, Number(count.items)) };
+  return paginate(base, (q) => q.selectAll('f').orderBy(sql`lower(f.name)`).orderBy('f.id'), {
+    page: query.page,
+    limit: query.limit,
+  });
 }
 
 export async function findDataField(db: Db, id: number): Promise<DataFieldRow> {

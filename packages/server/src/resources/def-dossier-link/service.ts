@@ -4,13 +4,13 @@ import {
   type defDossierLinkCreateSchema,
   type defDossierLinkPatchSchema,
   ENTITY_MESSAGES,
-  makePager,
   type Pager,
   sanitiseLinkName,
 } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
+import { paginate } from '../../db/paginate';
 import { badRequest, notFound } from '../../http-errors';
 import {
   assertNotLocked,
@@ -55,17 +55,10 @@ export async function listLinks(
   if (query.back_link_id !== undefined) base = base.where('back_link_id', '=', query.back_link_id);
   const search = query.search?.trim();
   if (search) base = base.where('name', 'ilike', `%${escapeLike(search)}%`);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy(sql`lower(name)`)
-      .orderBy('id')
-      .limit(query.limit)
-      .offset(query.page * query.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('items')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, pager: makePager(query.page, query.limit, Number(count.items)) };
+  return paginate(base, (q) => q.selectAll().orderBy(sql`lower(name)`).orderBy('id'), {
+    page: query.page,
+    limit: query.limit,
+  });
 }
 
 export async function findLink(db: Db, id: number): Promise<LinkRow> {

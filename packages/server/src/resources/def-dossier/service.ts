@@ -3,12 +3,12 @@ import {
   conditionsSchema,
   type defDossierCreateSchema,
   type defDossierPatchSchema,
-  makePager,
   type Pager,
 } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
+import { paginate } from '../../db/paginate';
 import { badRequest } from '../../http-errors';
 import { escapeLike } from '../environment/service';
 import { type DefDossierRow, entityName } from './present';
@@ -51,17 +51,7 @@ export async function listDefDossiers(
           or t.value->>'name_plural' ilike ${like})`,
     );
   }
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy('rank')
-      .orderBy('id')
-      .limit(limit)
-      .offset(page * limit)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('items')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, pager: makePager(page, limit, Number(count.items)) };
+  return paginate(query, (q) => q.selectAll().orderBy('rank').orderBy('id'), { page: page, limit: limit });
 }
 
 export function findDefDossier(db: Db, id: number) {

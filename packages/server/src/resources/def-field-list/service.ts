@@ -3,12 +3,12 @@ import {
   type defFieldListPatchSchema,
   ENTITY_MESSAGES,
   type ListOption,
-  makePager,
   type Pager,
 } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
+import { paginate } from '../../db/paginate';
 import { badRequest } from '../../http-errors';
 import { sanitiseTranslationTexts as sanitiseTranslations } from '../../sanitise/information-text';
 import { checkRoleIds, DUPLICATE_UUID, isUniqueViolation, type RankChange } from '../def-dossier/service';
@@ -47,17 +47,7 @@ export async function listListOptions(
         where t.value->>'text' ilike ${`%${escapeLike(term)}%`})`,
     );
   }
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy('rank')
-      .orderBy('id')
-      .limit(limit)
-      .offset(page * limit)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('items')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, pager: makePager(page, limit, Number(count.items)) };
+  return paginate(query, (q) => q.selectAll().orderBy('rank').orderBy('id'), { page: page, limit: limit });
 }
 
 export const findListOption = (db: Db, id: number) =>

@@ -4,12 +4,12 @@ import {
   type defFieldPatchSchema,
   ENTITY_MESSAGES,
   getFieldType,
-  makePager,
   type Pager,
 } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
+import { paginate } from '../../db/paginate';
 import { badRequest } from '../../http-errors';
 import { DUPLICATE_UUID, isUniqueViolation } from '../def-dossier/service';
 import { escapeLike } from '../environment/service';
@@ -27,18 +27,10 @@ export async function listDefFields(
   if (query.search?.trim()) select = select.where('name', 'ilike', `%${escapeLike(query.search.trim())}%`);
   if (query.type?.length) select = select.where('type', 'in', query.type);
   if (query.uuid) select = select.where('uuid', '=', query.uuid);
-  const [rows, count] = await Promise.all([
-    select
-      .selectAll()
-      .orderBy('rank')
-      .orderBy(sql`lower(name)`)
-      .orderBy('id')
-      .limit(limit)
-      .offset(page * limit)
-      .execute(),
-    select.select((eb) => eb.fn.countAll<number>().as('items')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, pager: makePager(page, limit, Number(count.items)) };
+  return paginate(select, (q) => q.selectAll().orderBy('rank').orderBy(sql`lower(name)`).orderBy('id'), {
+    page: page,
+    limit: limit,
+  });
 }
 
 export const findDefField = (db: Db, id: number) =>

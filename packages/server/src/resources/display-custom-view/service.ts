@@ -1,7 +1,8 @@
-import { DISPLAY_VIEWS, type displayCustomViewCreateSchema, makePager, type Pager } from '@dossierbase/core';
+import { DISPLAY_VIEWS, type displayCustomViewCreateSchema, type Pager } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
+import { paginate } from '../../db/paginate';
 import { badRequest, notFound } from '../../http-errors';
 import {
   bodyEntity,
@@ -29,17 +30,10 @@ export async function listCustomViews(
   if (scope.defDossierId !== undefined) base = base.where('def_dossier_id', '=', scope.defDossierId);
   const search = query.search?.trim();
   if (search) base = base.where('view_name', 'ilike', `%${escapeLike(search)}%`);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy(sql`lower(view_name)`)
-      .orderBy('id')
-      .limit(query.limit)
-      .offset(query.page * query.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('items')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, pager: makePager(query.page, query.limit, Number(count.items)) };
+  return paginate(base, (q) => q.selectAll().orderBy(sql`lower(view_name)`).orderBy('id'), {
+    page: query.page,
+    limit: query.limit,
+  });
 }
 
 export async function findCustomView(db: Db, id: number): Promise<CustomViewRow> {

@@ -5,12 +5,12 @@ import {
   type displayItemPatchSchema,
   type displayItemTranslationSchema,
   ENTITY_MESSAGES,
-  makePager,
   type Pager,
 } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
+import { paginate } from '../../db/paginate';
 import { badRequest, notFound } from '../../http-errors';
 import { sanitiseTranslationTexts as sanitiseTranslations } from '../../sanitise/information-text';
 import type { DataFieldRow } from '../def-dossier-def-field/present';
@@ -58,19 +58,17 @@ export async function listDisplayItems(
   if (query.view) base = base.where('i.view', '=', query.view);
   if (query.displayPosition !== undefined)
     base = base.where('i.display_position_id', '=', query.displayPosition);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll('i')
-      .orderBy(sql`p.rank asc nulls first`)
-      .orderBy('i.rank')
-      .orderBy('i.col')
-      .orderBy('i.id')
-      .limit(query.limit)
-      .offset(query.page * query.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('items')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, pager: makePager(query.page, query.limit, Number(count.items)) };
+  return paginate(
+    base,
+    (q) =>
+      q
+        .selectAll('i')
+        .orderBy(sql`p.rank asc nulls first`)
+        .orderBy('i.rank')
+        .orderBy('i.col')
+        .orderBy('i.id'),
+    { page: query.page, limit: query.limit },
+  );
 }
 
 export async function findDisplayItem(db: Db, id: number): Promise<DisplayItemRow> {

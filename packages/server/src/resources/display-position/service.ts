@@ -1,12 +1,12 @@
-import {
-  type DISPLAY_POSITION_TYPES,
-  type displayPositionCreateSchema,
-  type displayPositionPatchSchema,
-  makePager,
-  type Pager,
+import type {
+  DISPLAY_POSITION_TYPES,
+  displayPositionCreateSchema,
+  displayPositionPatchSchema,
+  Pager,
 } from '@dossierbase/core';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
+import { paginate } from '../../db/paginate';
 import { badRequest, notFound } from '../../http-errors';
 import {
   bodyEntity,
@@ -31,17 +31,10 @@ export async function listPositions(
   if (scope.defDossierId !== undefined) base = base.where('def_dossier_id', '=', scope.defDossierId);
   if (query.uuid) base = base.where('uuid', '=', query.uuid);
   if (query.type) base = base.where('type', '=', query.type);
-  const [rows, count] = await Promise.all([
-    base
-      .selectAll()
-      .orderBy('rank')
-      .orderBy('id')
-      .limit(query.limit)
-      .offset(query.page * query.limit)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('items')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, pager: makePager(query.page, query.limit, Number(count.items)) };
+  return paginate(base, (q) => q.selectAll().orderBy('rank').orderBy('id'), {
+    page: query.page,
+    limit: query.limit,
+  });
 }
 
 export async function findPosition(db: Db, id: number): Promise<PositionRow> {

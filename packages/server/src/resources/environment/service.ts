@@ -1,6 +1,7 @@
-import { ENVIRONMENT_MESSAGES, makePager, type Pager } from '@dossierbase/core';
+import { ENVIRONMENT_MESSAGES, type Pager } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { paginate } from '../../db/paginate';
 import type { EnvironmentRow, UserRow } from '../../db/schema';
 import { badRequest, forbidden } from '../../http-errors';
 import { seesAllEnvironments } from '../../policy/environment';
@@ -23,17 +24,7 @@ export async function listEnvironments(
     );
   }
   if (name?.trim()) query = query.where('name', 'ilike', `%${escapeLike(name.trim())}%`);
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy(sql`lower(name)`)
-      .orderBy('id')
-      .limit(limit)
-      .offset(page * limit)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('items')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, pager: makePager(page, limit, Number(count.items)) };
+  return paginate(query, (q) => q.selectAll().orderBy(sql`lower(name)`).orderBy('id'), { page, limit });
 }
 
 /** How many more environments the user may create; Infinity for super admins. */

@@ -1,7 +1,8 @@
-import { makePager, type Pager, type roleCreateSchema, type rolePatchSchema } from '@dossierbase/core';
+import type { Pager, roleCreateSchema, rolePatchSchema } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
+import { paginate } from '../../db/paginate';
 import { badRequest } from '../../http-errors';
 import { entityName } from '../def-dossier/present';
 import { isUniqueViolation } from '../def-dossier/service';
@@ -17,17 +18,10 @@ export async function listRoles(
 ): Promise<{ rows: RoleRow[]; pager: Pager }> {
   let query = db.selectFrom('role').where('environment_id', '=', environmentId);
   if (search?.trim()) query = query.where('name', 'ilike', `%${escapeLike(search.trim())}%`);
-  const [rows, count] = await Promise.all([
-    query
-      .selectAll()
-      .orderBy(sql`lower(name)`)
-      .orderBy('id')
-      .limit(limit)
-      .offset(page * limit)
-      .execute(),
-    query.select((eb) => eb.fn.countAll<number>().as('items')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, pager: makePager(page, limit, Number(count.items)) };
+  return paginate(query, (q) => q.selectAll().orderBy(sql`lower(name)`).orderBy('id'), {
+    page: page,
+    limit: limit,
+  });
 }
 
 export const findRole = (db: Db, id: number) =>

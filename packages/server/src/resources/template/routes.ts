@@ -1,8 +1,9 @@
-import { makePager, type TemplateSummary } from '@dossierbase/core';
+import type { TemplateSummary } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
+import { paginate } from '../../db/paginate';
 import { forbidden } from '../../http-errors';
 import { canReadTemplates } from '../../policy/template';
 import { escapeLike } from '../environment/service';
@@ -21,19 +22,15 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
     const { limit, page, name } = request.query;
     let query = db.selectFrom('template');
     if (name?.trim()) query = query.where('name', 'ilike', `%${escapeLike(name.trim())}%`);
-    const [rows, count] = await Promise.all([
-      query
-        .select(['id', 'name', 'description', 'created_at', 'translations'])
-        .orderBy(sql`lower(name)`)
-        .limit(limit)
-        .offset(page * limit)
-        .execute(),
-      query.select((eb) => eb.fn.countAll<number>().as('items')).executeTakeFirstOrThrow(),
-    ]);
+    const { rows, pager } = await paginate(
+      query,
+      (q) => q.select(['id', 'name', 'description', 'created_at', 'translations']).orderBy(sql`lower(name)`),
+      { page, limit },
+    );
     const results: TemplateSummary[] = rows.map((row) => ({
       ...row,
       created_at: row.created_at.toISOString(),
     }));
-    return { results, pager: makePager(page, limit, Number(count.items)) };
+    return { results, pager };
   });
 };
