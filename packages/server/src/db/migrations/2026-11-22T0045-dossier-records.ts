@@ -11,7 +11,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     c.notNull().references('content_dossier.id').onDelete('cascade');
   const userRef = (c: ColumnDefinitionBuilder) => c.references('app_user.id').onDelete('set null');
 
-  await sql`create extension if not exists pg_trgm`.execute(db);
+  // pg_trgm is database-wide: install it once, in public (serialised, as parallel deployments or test
+  // schemas may migrate at the same moment), and name its operator class by the schema it lives in.
+  await sql`select pg_advisory_xact_lock(hashtext('dossierbase:pg_trgm'))`.execute(db);
+  await sql`create extension if not exists pg_trgm with schema public`.execute(db);
+  const { rows } = await sql<{ schema: string }>`
+    select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(
+    db,
+  );
+  const trigramOps = sql`${sql.id(rows[0].schema)}.gin_trgm_ops`;
 
   await db.schema
     .createTable('content_dossier')
@@ -35,7 +43,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`create index content_dossier_values_idx on content_dossier using gin ("values" jsonb_path_ops)`.execute(
     db,
   );
-  await sql`create index content_dossier_summary_trgm_idx on content_dossier using gin (summary gin_trgm_ops)`.execute(
+  await sql`create index content_dossier_summary_trgm_idx on content_dossier using gin (summary ${trigramOps})`.execute(
     db,
   );
 
