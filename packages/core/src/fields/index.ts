@@ -12,6 +12,7 @@ export * from './link';
 export * from './list';
 export * from './operators';
 export * from './registry';
+export * from './rich-text';
 export {
   formatBoolean,
   isEmpty as isEmptyFieldValue,

@@ -1,3 +1,183 @@
+import { dossierUpdateSchema, dossierWriteSchema } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../auth/current-user';
+import { presentDetail } from './present';
+import {
+  changeListValue,
+  createDossier,
+  credentialAllowed,
+  deleteDossier,
+  detailItems,
+  dossierContent,
+  marks,
+  openDossier,
+  openEntity,
+  setArchived,
+  setMark,
+  tabsAllowed,
+  updateDossier,
+} from './service';
 
-export const contentDossierRoutes: FastifyPluginAsyncZod = async () => {};
+const tags = ['content-dossier'];
+const idParams = z.object({ id: z.coerce.number().int().positive() });
+const id = z.coerce.number().int().positive();
+const listParams = z.object({ dossierId: id, displayItemId: id });
+const optionIds = z.object({ values: z.array(z.number().int().positive()).max(500) });
+const positionQuery = z.object({ displayPosition: z.coerce.number().int().positive().optional() });
+
+export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app;
+
+  app.post('/contentdossier', { schema: { body: dossierWriteSchema, tags } }, async (request, reply) => {
+    const user = await currentUser(request);
+    const scope = await openEntity(db, user, request.body.defDossier);
+    const id = await createDossier(db, scope, request.body);
+    return reply.code(201).send({ id });
+  });
+
+  app.get(
+    '/contentdossier/:id',
+    { schema: { params: idParams, querystring: positionQuery, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const { dossier, ...scope } = await openDossier(db, user, request.params.id, 'show');
+      const items = await detailItems(db, scope, request.query.displayPosition);
+      const content = await dossierContent(db, dossier, items);
+      return presentDetail(db, dossier, items, content, await marks(db, user.id, Number(dossier.id)));
+    },
+  );
+
+  app.put(
+    '/contentdossier/:id',
+    { schema: { params: idParams, querystring: positionQuery, body: dossierUpdateSchema, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const { dossier, ...scope } = await openDossier(db, user, request.params.id, 'edit');
+      await updateDossier(db, scope, dossier, {
+        ...request.body,
+        displayPosition: request.query.displayPosition,
+      });
+      return { id: Number(dossier.id) };
+    },
+  );
+
+  for (const [path, archived] of [
+    ['archive', true],
+    ['dearchive', false],
+  ] as const) {
+    app.get(`/contentdossier/:id/${path}`, { schema: { params: idParams, tags } }, async (request) => {
+      const user = await currentUser(request);
+      const { dossier, ...scope } = await openDossier(db, user, request.params.id, 'show');
+      await setArchived(db, scope, dossier, archived);
+      return { id: Number(dossier.id), archived };
+    });
+  }
+
+  app.delete('/contentdossier/:id', { schema: { params: idParams, tags } }, async (request) => {
+    const user = await currentUser(request);
+    const { dossier, ...scope } = await openDossier(db, user, request.params.id, 'show');
+    await deleteDossier(db, scope, dossier);
+    return { id: Number(dossier.id) };
+  });
+
+  for (const method of ['POST', 'DELETE'] as const) {
+    app.route({
+      method,
+      url: '/contentdossier/:id/favorite',
+      schema: { params: idParams, tags },
+      handler: async (request) => {
+        const user = await currentUser(request);
+        const { dossier } = await openDossier(db, user, request.params.id, 'show');
+        await setMark(db, 'favourite', dossier, user.id, method === 'POST');
+        return { result: method === 'POST' };
+      },
+    });
+  }
+
+  app.get(
+    '/contentdossier/:id/subscription/:flag',
+    {
+      schema: {
+        params: idParams.extend({ flag: z.enum(['0', '1']) }),
+        tags,
+      },
+    },
+    async (request) => {
+      const user = await currentUser(request);
+      const { dossier } = await openDossier(db, user, request.params.id, 'show');
+      const on = request.params.flag === '1';
+      await setMark(db, 'dossier_subscription', dossier, user.id, on);
+      return { result: on };
+    },
+  );
+
+  app.post(
+    '/contentlist/:dossierId/:displayItemId/set',
+    { schema: { params: listParams, body: optionIds, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const { dossier, ...scope } = await openDossier(db, user, request.params.dossierId, 'edit');
+      await changeListValue(db, scope, dossier, request.params.displayItemId, { set: request.body.values });
+      return { result: true };
+    },
+  );
+
+  app.post(
+    '/contentlist/:dossierId/:displayItemId/add',
+    { schema: { params: listParams, body: optionIds, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const { dossier, ...scope } = await openDossier(db, user, request.params.dossierId, 'edit');
+      await changeListValue(db, scope, dossier, request.params.displayItemId, { add: request.body.values });
+      return { result: true };
+    },
+  );
+
+  app.delete(
+    '/contentlist/:dossierId/:displayItemId/remove/:optionId',
+    { schema: { params: listParams.extend({ optionId: id }), tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const { dossier, ...scope } = await openDossier(db, user, request.params.dossierId, 'edit');
+      await changeListValue(db, scope, dossier, request.params.displayItemId, {
+        remove: request.params.optionId,
+      });
+      return { result: true };
+    },
+  );
+
+  app.post(
+    '/displayposition/credentials',
+    {
+      schema: {
+        body: z.object({ defDossier: id, ids: z.array(z.coerce.number().int().positive()).max(1000) }),
+        tags,
+      },
+    },
+    async (request) => {
+      const user = await currentUser(request);
+      const scope = await openEntity(db, user, request.body.defDossier);
+      return tabsAllowed(db, scope, request.body.ids);
+    },
+  );
+
+  app.get(
+    '/contentdossier/is-credential-allowed',
+    {
+      schema: {
+        querystring: z.object({
+          defDossier: id,
+          credential: z.string().min(1).max(50).default('edit'),
+          dossier: id.optional(),
+        }),
+        tags,
+      },
+    },
+    async (request) => {
+      const user = await currentUser(request);
+      const scope = await openEntity(db, user, request.query.defDossier);
+      return { allowed: await credentialAllowed(db, scope, request.query.credential, request.query.dossier) };
+    },
+  );
+};

@@ -1,0 +1,101 @@
+import type { Selectable } from 'kysely';
+import type { Db } from '../db/database';
+import type {
+  DefDossierDefFieldTable,
+  DefDossierLinkTable,
+  DefFieldTable,
+  DisplayItemTable,
+} from '../db/schema';
+import { entityPermissions } from './entity';
+import { type EnvironmentAccess, isEnvironmentAdmin } from './environment';
+
+export type DisplayItemRow = Selectable<DisplayItemTable>;
+export type DataFieldRow = Selectable<DefDossierDefFieldTable>;
+export type BaseFieldRow = Selectable<DefFieldTable>;
+export type LinkRow = Selectable<DefDossierLinkTable>;
+
+/** A display item the user may see, with the rows behind it. */
+export interface VisibleItem {
+  item: DisplayItemRow;
+  /** the data field (def_dossier_def_field) for field items */
+  dataField: DataFieldRow | null;
+  /** the base field (def_field) of the data field: type and settings */
+  field: BaseFieldRow | null;
+  /** the link (def_dossier_link) for link items, as configured (may be a backlink) */
+  link: LinkRow | null;
+}
+
+/** Role visibility of one item (spec 2 section 5, "Visibility by role"); admins bypass. */
+export function itemVisibleForRoles(access: EnvironmentAccess, item: DisplayItemRow): boolean {
+  if (isEnvironmentAdmin(access)) return true;
+  const roleIds = new Set(access.membership?.role_ids ?? []);
+  const matches = item.roles.some((role) => roleIds.has(role));
+  return item.permissions_type === 'INCLUDE_SELECTED_ROLES' ? matches : !matches;
+}
+
+/**
+ * The display items of the entity in the given views that the user may see: role visibility per
+ * item, and for link items 'show' permission on the link's child entity. Hidden items never leave
+ * the server and may not be written. Ordered by position rank, item rank, col, id.
+ */
+export async function visibleItems(
+  db: Db,
+  access: EnvironmentAccess,
+  defDossierId: number,
+  views: string[],
+): Promise<VisibleItem[]> {
+  if (views.length === 0) return [];
+  const rows = await db
+    .selectFrom('display_item as i')
+    .leftJoin('display_position as p', 'p.id', 'i.display_position_id')
+    .selectAll('i')
+    .where('i.environment_id', '=', access.environment.id)
+    .where('i.def_dossier_id', '=', defDossierId)
+    .where('i.view', 'in', views)
+    .orderBy('p.rank')
+    .orderBy('i.rank')
+    .orderBy('i.col')
+    .orderBy('i.id')
+    .execute();
+  const roleVisible = rows.filter((row) => itemVisibleForRoles(access, row));
+  const fieldIds = [...new Set(roleVisible.flatMap((row) => row.def_dossier_def_field_id ?? []))];
+  const linkIds = [...new Set(roleVisible.flatMap((row) => row.def_dossier_link_id ?? []))];
+  const [dataFields, links] = await Promise.all([
+    fieldIds.length
+      ? db.selectFrom('def_dossier_def_field').selectAll().where('id', 'in', fieldIds).execute()
+      : Promise.resolve([]),
+    linkIds.length
+      ? db.selectFrom('def_dossier_link').selectAll().where('id', 'in', linkIds).execute()
+      : Promise.resolve([]),
+  ]);
+  const baseIds = [...new Set(dataFields.map((row) => row.def_field_id))];
+  const baseFields = baseIds.length
+    ? await db.selectFrom('def_field').selectAll().where('id', 'in', baseIds).execute()
+    : [];
+  const dataById = new Map(dataFields.map((row) => [row.id, row]));
+  const baseById = new Map(baseFields.map((row) => [row.id, row]));
+  const linkById = new Map(links.map((row) => [row.id, row]));
+
+  // 'show' on the child entity decides whether a link item is visible.
+  const childShow = new Map<number, boolean>();
+  for (const link of links) {
+    const child = linkChildEntity(link);
+    if (!childShow.has(child)) {
+      childShow.set(child, (await entityPermissions(db, access, child)).has('show'));
+    }
+  }
+
+  const result: VisibleItem[] = [];
+  for (const item of roleVisible) {
+    const dataField =
+      item.def_dossier_def_field_id === null ? null : (dataById.get(item.def_dossier_def_field_id) ?? null);
+    const link = item.def_dossier_link_id === null ? null : (linkById.get(item.def_dossier_link_id) ?? null);
+    if (link && !childShow.get(linkChildEntity(link))) continue;
+    const field = dataField ? (baseById.get(dataField.def_field_id) ?? null) : null;
+    result.push({ item, dataField, field, link });
+  }
+  return result;
+}
+
+/** The entity on the far side of a link item (for a backlink row it is that row's child entity too). */
+export const linkChildEntity = (link: LinkRow) => link.child_def_dossier_id;

@@ -1,0 +1,214 @@
+import { DOSSIER_MESSAGES, type DossierDetail } from '@dossierbase/core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { buildListOption } from '../../../test/entity-factories';
+import { expectForbidden, expectRefused } from '../../../test/entity-test-setup';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+import { addField, type DossierSetup, dossierSetup, insertDossier, key } from './fixture';
+import { CONSTRAINT_MESSAGE } from './service';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+async function createOk(s: DossierSetup, values: Record<string, unknown>) {
+  const response = await s.admin.post('/api/contentdossier', { defDossier: s.client.id, values });
+  expect(response.statusCode, response.body).toBe(201);
+  return response.json().id as number;
+}
+
+const row = (id: number) =>
+  t.db.selectFrom('content_dossier').selectAll().where('id', '=', id).executeTakeFirst();
+const logTypes = async (id: number) =>
+  (
+    await t.db
+      .selectFrom('dossier_log')
+      .select('type')
+      .where('content_dossier_id', '=', id)
+      .orderBy('id')
+      .execute()
+  ).map((r) => r.type);
+
+describe('archive and dearchive', () => {
+  test('needs archive permission and an archivable entity; logs', async () => {
+    const s = await dossierSetup(t);
+    const id = await createOk(s, { [key(s.fields.name.item)]: 'A' });
+    expect((await s.admin.get(`/api/contentdossier/${id}/archive`)).statusCode).toBe(403);
+    await t.db.updateTable('def_dossier').set({ archivable: true }).where('id', '=', s.client.id).execute();
+    await s.grant(s.client, ['show']);
+    expectForbidden(await s.member.get(`/api/contentdossier/${id}/archive`), 'member without archive');
+    expectRefused(await s.outsider.get(`/api/contentdossier/${id}/archive`), 'outsider');
+    await s.grant(s.client, ['show', 'archive']);
+    expect((await s.member.get(`/api/contentdossier/${id}/archive`)).statusCode).toBe(200);
+    expect((await row(id))?.archived).toBe(true);
+    const detail = (await s.member.get(`/api/contentdossier/${id}`)).json() as DossierDetail;
+    expect(detail.dossier.archived).toBe(true);
+    expect((await s.member.get(`/api/contentdossier/${id}/dearchive`)).statusCode).toBe(200);
+    expect((await row(id))?.archived).toBe(false);
+    expect(await logTypes(id)).toEqual(['create', 'archive', 'archive']);
+  });
+});
+
+describe('DELETE /api/contentdossier/{id}', () => {
+  test('maintain keeps linked children, delete removes them, constraint refuses', async () => {
+    const s = await dossierSetup(t);
+    const [p1, p2] = s.projectsDossiers;
+    const values = (links: number[]) => ({
+      [key(s.fields.name.item)]: `C${links.join('')}`,
+      [key(s.links.projectsItem)]: links,
+    });
+
+    // maintain (the default)
+    const a = await createOk(s, values([p1]));
+    expectForbidden(await s.member.delete(`/api/contentdossier/${a}`), 'member without delete');
+    expectRefused(await s.outsider.delete(`/api/contentdossier/${a}`), 'outsider');
+    expect((await s.admin.delete(`/api/contentdossier/${a}`)).statusCode).toBe(200);
+    expect(await row(a)).toBeUndefined();
+    expect(await row(p1)).toBeDefined();
+    expect(await logTypes(a)).toEqual(['create', 'delete']);
+
+    // constraint
+    await t.db
+      .updateTable('def_dossier_link')
+      .set({ cascade_rule: 'constraint' })
+      .where('id', '=', s.links.projects.id)
+      .execute();
+    const b = await createOk(s, values([p1]));
+    const refused = await s.admin.delete(`/api/contentdossier/${b}`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ errors: { dossier: CONSTRAINT_MESSAGE } });
+    expect(await row(b)).toBeDefined();
+
+    // delete
+    await t.db
+      .updateTable('def_dossier_link')
+      .set({ cascade_rule: 'delete' })
+      .where('id', '=', s.links.projects.id)
+      .execute();
+    await t.db.deleteFrom('content_link').where('parent_id', '=', b).execute();
+    const c = await createOk(s, values([p2]));
+    await s.grant(s.client, ['show', 'delete']);
+    expect((await s.member.delete(`/api/contentdossier/${c}`)).statusCode).toBe(200);
+    expect(await row(c)).toBeUndefined();
+    expect(await row(p2)).toBeUndefined();
+    expect(await logTypes(p2)).toEqual(['delete']);
+    expect(await row(p1)).toBeDefined();
+  });
+});
+
+describe('favourites and subscriptions', () => {
+  test('switch on and off per user and show in the detail', async () => {
+    const s = await dossierSetup(t);
+    const id = await createOk(s, { [key(s.fields.name.item)]: 'A' });
+    expectForbidden(await s.member.post(`/api/contentdossier/${id}/favorite`), 'member without show');
+    expectRefused(await s.outsider.get(`/api/contentdossier/${id}/subscription/1`), 'outsider');
+    expect((await s.admin.post(`/api/contentdossier/${id}/favorite`)).statusCode).toBe(200);
+    expect((await s.admin.post(`/api/contentdossier/${id}/favorite`)).statusCode).toBe(200);
+    const on = await s.admin.get(`/api/contentdossier/${id}/subscription/1`);
+    expect(on.json()).toEqual({ result: true });
+    expect((await s.admin.get(`/api/contentdossier/${id}`)).json()).toMatchObject({
+      favorite: true,
+      subscribed: true,
+    });
+    await s.grant(s.client, ['show']);
+    expect((await s.member.get(`/api/contentdossier/${id}`)).json()).toMatchObject({
+      favorite: false,
+      subscribed: false,
+    });
+    expect((await s.admin.delete(`/api/contentdossier/${id}/favorite`)).statusCode).toBe(200);
+    expect((await s.admin.get(`/api/contentdossier/${id}/subscription/0`)).json()).toEqual({ result: false });
+    expect((await s.admin.get(`/api/contentdossier/${id}`)).json()).toMatchObject({
+      favorite: false,
+      subscribed: false,
+    });
+    expect((await s.admin.get(`/api/contentdossier/${id}/subscription/2`)).statusCode).toBe(400);
+  });
+});
+
+describe('/api/contentlist', () => {
+  test('set, add and remove options of list items; logged as changes', async () => {
+    const s = await dossierSetup(t);
+    const multi = await addField(t, s.client, s.main.id, 'list', 'tags', { settings: { multiple: true } });
+    const [x, y, z] = await Promise.all(
+      ['X', 'Y', 'Z'].map((text) => buildListOption(t.db, multi.base.id, { text })),
+    );
+    const id = await createOk(s, { [key(s.fields.name.item)]: 'A' });
+    const base = `/api/contentlist/${id}`;
+    const storedValue = async (dataFieldId: number) =>
+      ((await row(id))?.values as Record<string, unknown> | undefined)?.[String(dataFieldId)];
+
+    expect(
+      (await s.admin.post(`${base}/${s.fields.list.item.id}/set`, { values: [s.options.blue.id] }))
+        .statusCode,
+    ).toBe(200);
+    expect(await storedValue(s.fields.list.dataField.id)).toBe(s.options.blue.id);
+    const two = await s.admin.post(`${base}/${s.fields.list.item.id}/set`, {
+      values: [s.options.blue.id, s.options.red.id],
+    });
+    expect(two.statusCode).toBe(400);
+
+    expect((await s.admin.post(`${base}/${multi.item.id}/set`, { values: [x.id] })).statusCode).toBe(200);
+    expect((await s.admin.post(`${base}/${multi.item.id}/add`, { values: [y.id, z.id] })).statusCode).toBe(
+      200,
+    );
+    expect(await storedValue(multi.dataField.id)).toEqual([x.id, y.id, z.id]);
+    expect((await s.admin.delete(`${base}/${multi.item.id}/remove/${y.id}`)).statusCode).toBe(200);
+    expect(await storedValue(multi.dataField.id)).toEqual([x.id, z.id]);
+
+    // Another item that became obligatory later does not block a single-item change.
+    await t.db
+      .updateTable('def_dossier_def_field')
+      .set({ obligatory: true })
+      .where('id', '=', s.fields.email.dataField.id)
+      .execute();
+    expect((await s.admin.delete(`${base}/${multi.item.id}/remove/${z.id}`)).statusCode).toBe(200);
+    expect(await storedValue(multi.dataField.id)).toEqual([x.id]);
+
+    const unknown = await s.admin.post(`${base}/${multi.item.id}/add`, { values: [s.options.red.id] });
+    expect(unknown.statusCode).toBe(400);
+    const notList = await s.admin.post(`${base}/${s.fields.name.item.id}/set`, { values: [x.id] });
+    expect(notList.json()).toEqual({ errors: { [key(s.fields.name.item)]: DOSSIER_MESSAGES.unknownItem } });
+    await s.grant(s.client, ['show']);
+    expectForbidden(
+      await s.member.post(`${base}/${multi.item.id}/set`, { values: [] }),
+      'member without edit',
+    );
+    expect(await logTypes(id)).toEqual(['create', 'change', 'change', 'change', 'change', 'change']);
+  });
+});
+
+describe('credentials', () => {
+  test('tabs_allowed per dossier and is-credential-allowed', async () => {
+    const s = await dossierSetup(t);
+    const id = await createOk(s, { [key(s.fields.name.item)]: 'A' });
+    const project = s.projectsDossiers[0];
+    const ask = (client: typeof s.admin) =>
+      client.post('/api/displayposition/credentials', { defDossier: s.client.id, ids: [id, project] });
+    expect((await ask(s.admin)).json()).toEqual([
+      { id, tabs_allowed: true },
+      { id: project, tabs_allowed: false },
+    ]);
+    expect((await ask(s.member)).json()).toEqual([
+      { id, tabs_allowed: false },
+      { id: project, tabs_allowed: false },
+    ]);
+    expectRefused(await ask(s.outsider), 'outsider');
+
+    const allowed = async (client: typeof s.admin, dossier: number) =>
+      (
+        await client.get(
+          `/api/contentdossier/is-credential-allowed?defDossier=${s.client.id}&credential=edit&dossier=${dossier}`,
+        )
+      ).json();
+    expect(await allowed(s.admin, id)).toEqual({ allowed: true });
+    expect(await allowed(s.admin, project)).toEqual({ allowed: false });
+    expect(await allowed(s.member, id)).toEqual({ allowed: false });
+    await s.grant(s.client, ['show', 'edit']);
+    expect(await allowed(s.member, id)).toEqual({ allowed: true });
+    await t.db.updateTable('content_dossier').set({ archived: true }).where('id', '=', id).execute();
+    expect(await allowed(s.member, id)).toEqual({ allowed: false });
+    const other = await insertDossier(t, s.project, 'x');
+    expect(await allowed(s.member, other)).toEqual({ allowed: false });
+  });
+});

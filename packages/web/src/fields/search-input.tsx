@@ -1,0 +1,194 @@
+import { type OperatorName, operatorValueKind, operatorValueSchema } from '@dossierbase/core';
+import { Group, MultiSelect, Select, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import {
+  applyDateMask,
+  digitsOnly,
+  filterAmountInput,
+  formatFieldValue,
+  itemFieldType,
+  operatorLabelKey,
+  operatorsOf,
+  searchDateToIso,
+  splitRange,
+} from './helpers';
+import { useListOptions } from './list';
+import type { FieldSearchProps } from './types';
+import { useUserSearch } from './user';
+
+export function useOperatorLabel() {
+  const { t } = useTranslation();
+  return (operator: string) => {
+    const { key, parts } = operatorLabelKey(operator);
+    return parts ? t(key, { dir: t(parts.dir), bound: t(parts.bound), unit: t(parts.unit) }) : t(key);
+  };
+}
+
+/** Whether a search value is complete for its operator (the query schema of the registry). */
+export function isSearchValueValid(type: string, value: FieldSearchProps['value']): boolean {
+  if (!value) return false;
+  const ft = type as Parameters<typeof operatorValueSchema>[0];
+  return operatorValueSchema(ft, value.operator).safeParse(value.value).success;
+}
+
+/**
+ * Operator picker (the registry's operators for the type) plus a value input for the operator's
+ * value kind. Dates are typed DD-MM-YYYY and sent as YYYY-MM-DD; ranges as "a,b".
+ */
+export function FieldSearchInput(props: FieldSearchProps) {
+  const { t } = useTranslation();
+  const label = useOperatorLabel();
+  const type = itemFieldType(props.item) ?? '';
+  const operators = operatorsOf(type);
+  const operator = props.value?.operator ?? null;
+  const kind = operator ? operatorValueKind(type as never, operator) : 'none';
+  const options = useListOptions(props.item, props.options);
+  const { setSearch, users } = useUserSearch(kind === 'user' ? props.loadUsers : undefined, props.users);
+  if (operators.length === 0) return null;
+
+  const setValue = (value: unknown) => operator && props.onChange({ operator, value });
+  const raw = props.value?.value;
+  const text = typeof raw === 'string' || typeof raw === 'number' ? String(raw) : '';
+  const isoToNl = (iso: string) => (iso ? formatFieldValue('date', iso, {}) || iso : '');
+  const dateInput = (value: string, onChange: (iso: string) => void, key: string) => (
+    <TextInput
+      key={key}
+      placeholder="DD-MM-YYYY"
+      inputMode="numeric"
+      defaultValue={isoToNl(value)}
+      onChange={(e) => {
+        const masked = applyDateMask(e.currentTarget.value);
+        e.currentTarget.value = masked;
+        onChange(searchDateToIso(masked) ?? '');
+      }}
+    />
+  );
+
+  let input: React.ReactNode = null;
+  switch (kind) {
+    case 'text':
+      input = <TextInput value={text} onChange={(e) => setValue(e.currentTarget.value)} />;
+      break;
+    case 'number':
+      input = (
+        <TextInput
+          inputMode="decimal"
+          value={text}
+          onChange={(e) =>
+            setValue(filterAmountInput(e.currentTarget.value).replace(',', '.').replace(/\s/g, ''))
+          }
+        />
+      );
+      break;
+    case 'count':
+      input = (
+        <TextInput
+          inputMode="numeric"
+          value={text}
+          onChange={(e) => setValue(digitsOnly(e.currentTarget.value))}
+        />
+      );
+      break;
+    case 'count_range': {
+      const [a, b] = splitRange(raw);
+      input = (
+        <Group gap={4} wrap="nowrap">
+          <TextInput
+            inputMode="numeric"
+            value={a}
+            onChange={(e) => setValue(`${digitsOnly(e.currentTarget.value)},${b}`)}
+          />
+          <TextInput
+            inputMode="numeric"
+            value={b}
+            onChange={(e) => setValue(`${a},${digitsOnly(e.currentTarget.value)}`)}
+          />
+        </Group>
+      );
+      break;
+    }
+    case 'date':
+      input = dateInput(text, setValue, `${operator}-date`);
+      break;
+    case 'date_range': {
+      const [a, b] = splitRange(raw);
+      input = (
+        <Group gap={4} wrap="nowrap">
+          {dateInput(a, (iso) => setValue(`${iso},${b}`), `${operator}-from`)}
+          {dateInput(b, (iso) => setValue(`${a},${iso}`), `${operator}-to`)}
+        </Group>
+      );
+      break;
+    }
+    case 'option':
+      input = (
+        <Select
+          data={[
+            { value: 'EMPTY', label: t('fields.search.empty') },
+            ...options.map(({ value, label }) => ({ value, label })),
+          ]}
+          value={raw === undefined || raw === null ? null : String(raw)}
+          onChange={(v) => setValue(v === 'EMPTY' || v === null ? v : Number(v))}
+          searchable
+        />
+      );
+      break;
+    case 'options':
+      input = (
+        <MultiSelect
+          data={[
+            { value: 'EMPTY', label: t('fields.search.empty') },
+            ...options.map(({ value, label }) => ({ value, label })),
+          ]}
+          value={Array.isArray(raw) ? raw.map(String) : []}
+          onChange={(v) => setValue(v.map((x) => (x === 'EMPTY' ? x : Number(x))))}
+          searchable
+        />
+      );
+      break;
+    case 'user':
+      input = (
+        <Select
+          data={[
+            { value: 'CURRENT_USER', label: t('fields.search.current_user') },
+            ...users.map((u) => ({ value: String(u.id), label: u.name })),
+          ]}
+          value={raw === undefined || raw === null || raw === '' ? null : String(raw)}
+          onChange={(v) => setValue(v === 'CURRENT_USER' || v === null ? (v ?? '') : Number(v))}
+          onSearchChange={setSearch}
+          searchable
+          clearable
+        />
+      );
+      break;
+    default:
+      input = null;
+  }
+
+  return (
+    <div>
+      <Group gap={4} align="flex-start" wrap="nowrap">
+        <Select
+          label={props.label}
+          aria-label={typeof props.label === 'string' ? undefined : t('fields.search.operator')}
+          placeholder={t('fields.search.operator')}
+          data={operators.map((op) => ({ value: op, label: label(op) }))}
+          value={operator}
+          onChange={(op) =>
+            props.onChange(
+              op
+                ? {
+                    operator: op as OperatorName,
+                    value: operatorValueKind(type as never, op as OperatorName) === 'none' ? null : '',
+                  }
+                : null,
+            )
+          }
+          clearable
+          comboboxProps={{ withinPortal: true }}
+        />
+        {input ? <div style={{ marginTop: props.label ? 25 : 0, flex: 1 }}>{input}</div> : null}
+      </Group>
+    </div>
+  );
+}
