@@ -2,6 +2,7 @@ import { buildApp } from './app';
 import { loadJwtSecret } from './auth/session';
 import { loadConfig } from './config';
 import { migrate, openDatabase } from './db/database';
+import { fieldIndexSyncIdle } from './query/field-indexes';
 import { attachRealtime } from './realtime/socket';
 import { seedDemo } from './seed';
 
@@ -26,6 +27,7 @@ console.log(
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
     await app.close();
+    await fieldIndexSyncIdle(db);
     await db.destroy();
     process.exit(0);
   });

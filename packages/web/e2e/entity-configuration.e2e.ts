@@ -169,6 +169,53 @@ test('the admin configures a Client and a Case entity with fields, tabs, a link 
     expect(saved[0].actions[0].values).toHaveLength(1);
     expect(saved[0].rules[0].fields[0].values).toHaveLength(1);
 
+    // View settings on Client: a month calendar and the Status field as kanban columns
+    await page.goto(`/defdossier/edit/${clientId}`);
+    await page.getByTestId('entity-tab-views').click();
+    await choose(page, 'entity-setting-calendar_default', 'Month');
+    await choose(page, 'entity-setting-kanban_list_field', 'Status (list)');
+    await page.getByTestId('entity-form-save').click();
+    const cookie = (await page.context().cookies()).map((entry) => `${entry.name}=${entry.value}`).join('; ');
+    const statusField = await stack.db
+      .selectFrom('def_dossier_def_field')
+      .select('id')
+      .where('def_dossier_id', '=', clientId)
+      .where('name', '=', 'Status')
+      .executeTakeFirstOrThrow();
+    await expect
+      .poll(
+        async () => {
+          const answer = await stack.app.inject({
+            method: 'GET',
+            url: `/api/defdossier/${clientId}`,
+            headers: { cookie, 'x-requested-with': 'XMLHttpRequest' },
+          });
+          const { settings } = answer.json();
+          return [settings.calendar_default, settings.kanban_list_field, settings.conditions?.length];
+        },
+        { timeout: 10_000 },
+      )
+      .toEqual(['month', statusField.id, 1]);
+
+    // Renaming the Details tab in the field designer shows the new name
+    await page.goto(`/fieldeditor/${clientId}`);
+    await page.getByRole('tab', { name: /Details/ }).click();
+    await page.getByTestId('designer-position-edit').click();
+    await page.getByTestId('position-name-en_GB').fill('Finance');
+    await page.getByTestId('position-save').click();
+    await page.getByTestId('position-save').waitFor({ state: 'hidden' });
+    await page.getByRole('tab', { name: /Finance/ }).waitFor();
+    await expect(page.getByRole('tab', { name: /Details/ }).count()).resolves.toBe(0);
+    // The server refuses to delete a tab that still holds items, and the dialog shows why
+    await page.getByTestId('designer-position-edit').click();
+    page.once('dialog', (dialog) => dialog.accept());
+    await page.getByTestId('position-delete').click();
+    await expect
+      .poll(() => page.getByTestId('position-modal').getByTestId('form-error').textContent())
+      .toContain('display item');
+    await page.keyboard.press('Escape');
+    await page.getByTestId('position-save').waitFor({ state: 'hidden' });
+
     // Case with a link to Client
     const caseId = await createEntity(page, 'Case');
     await page.getByTestId('designer-add-link-field').click();

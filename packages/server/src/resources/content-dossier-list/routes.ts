@@ -1,3 +1,51 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { currentUser } from '../../auth/current-user';
+import { listDossiers, quickSearch } from './service';
 
-export const contentDossierListRoutes: FastifyPluginAsyncZod = async () => {};
+const tags = ['content-dossier'];
+
+// Per-column filters are keyed by display item id ({id}, {id}_type, {id}_end, {id}_min, {id}_max,
+// {id}_aggregate), so the query string stays open; the service validates every key it reads.
+const listQuery = z
+  .object({
+    defDossier: z.string().describe('entity id (required)'),
+    environment: z.string().optional(),
+    limit: z.string().optional().describe('10, 20, 25, 50 or 100; anything else gives 50'),
+    page: z.string().optional().describe('0-based'),
+    archived: z.string().optional().describe('none (default), both or only'),
+    summary: z.string().optional(),
+    embedded: z.string().optional().describe('parent dossier id (linked list mode, with linkId)'),
+    linkId: z.string().optional(),
+    'sort[]': z.union([z.string(), z.array(z.string())]).optional(),
+    'sortOrder[]': z.union([z.string(), z.array(z.string())]).optional(),
+  })
+  .catchall(z.union([z.string(), z.array(z.string())]));
+
+const searchQuery = z.object({
+  environment: z.coerce.number().int().positive(),
+  search: z.string().max(255).default(''),
+  limit: z.coerce
+    .number()
+    .int()
+    .catch(10)
+    .transform((n) => (n >= 1 && n <= 50 ? n : 10)),
+});
+
+export const contentDossierListRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app;
+  const indexes = {
+    log: (message: string, error?: unknown) => app.log.error({ err: error }, message),
+  };
+
+  app.get('/contentdossier', { schema: { querystring: listQuery, tags } }, async (request) => {
+    const user = await currentUser(request);
+    return listDossiers(db, user, request.query as Record<string, unknown>, { indexes });
+  });
+
+  app.get('/contentdossier/search', { schema: { querystring: searchQuery, tags } }, async (request) => {
+    const user = await currentUser(request);
+    const { environment, search, limit } = request.query;
+    return quickSearch(db, user, environment, search, limit);
+  });
+};

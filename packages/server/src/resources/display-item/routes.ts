@@ -8,6 +8,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
 import { requireEnvironmentAdmin } from '../../policy/environment';
+import { scheduleFieldIndexSync } from '../../query/field-indexes';
 import { findDataField } from '../def-dossier-def-field/service';
 import { configListQuerySchema, idParams, openConfigList, optionalId } from '../def-dossier-def-field/shared';
 import { presentDisplayItem, presentDisplayItems } from './present';
@@ -36,6 +37,8 @@ export const displayItemAutoSchema = z.object({
 
 export const displayItemRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
+  // Searched, sorted and listed fields get their expression indexes in the background.
+  const syncLog = (message: string, error?: unknown) => app.log.error({ err: error }, message);
 
   app.get('/displayitem', { schema: { querystring: listQuery, tags } }, async (request) => {
     const user = await currentUser(request);
@@ -55,6 +58,7 @@ export const displayItemRoutes: FastifyPluginAsyncZod = async (app) => {
     const user = await currentUser(request);
     await requireEnvironmentAdmin(db, user, request.body.environment);
     const row = await createDisplayItem(db, request.body);
+    scheduleFieldIndexSync(db, row.def_dossier_id, { log: syncLog });
     return reply.code(201).send(await presentDisplayItem(db, row));
   });
 
@@ -63,6 +67,7 @@ export const displayItemRoutes: FastifyPluginAsyncZod = async (app) => {
     const field = await findDataField(db, request.body.defDossierDefField);
     await requireEnvironmentAdmin(db, user, field.environment_id);
     const rows = await autoCreateDisplayItems(db, field, request.body);
+    scheduleFieldIndexSync(db, field.def_dossier_id, { log: syncLog });
     return reply.code(201).send({ results: await presentDisplayItems(db, rows) });
   });
 
@@ -73,7 +78,9 @@ export const displayItemRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await currentUser(request);
       const row = await findDisplayItem(db, request.params.id);
       await requireEnvironmentAdmin(db, user, row.environment_id);
-      return presentDisplayItem(db, await patchDisplayItem(db, row, request.body));
+      const patched = await patchDisplayItem(db, row, request.body);
+      scheduleFieldIndexSync(db, row.def_dossier_id, { log: syncLog });
+      return presentDisplayItem(db, patched);
     },
   );
 
@@ -82,6 +89,7 @@ export const displayItemRoutes: FastifyPluginAsyncZod = async (app) => {
     const row = await findDisplayItem(db, request.params.id);
     await requireEnvironmentAdmin(db, user, row.environment_id);
     await deleteDisplayItem(db, row);
+    scheduleFieldIndexSync(db, row.def_dossier_id, { log: syncLog });
     return reply.code(204).send();
   });
 };

@@ -39,7 +39,15 @@ import {
   useRoles,
 } from './admin-api';
 import { AdminOnly } from './admin-guard';
+import { AddressLookupPanel, HiddenFieldsSelect, ViewSettingsPanel } from './entity-view-settings';
 import { type Errors, environmentCultures, GeneralError, serverErrors, validate } from './form-helpers';
+import {
+  type AddressLookup,
+  readAddressLookup,
+  readViewSettings,
+  writeAddressLookup,
+  writeViewSettings,
+} from './view-settings';
 
 type Translation = { name: string; name_singular: string; name_plural: string };
 
@@ -70,6 +78,9 @@ function EntityEdit() {
   const [addContinue, setAddContinue] = useState(false);
   const [sidebar, setSidebar] = useState(false);
   const [detailLayout, setDetailLayout] = useState<string>('default');
+  const [viewSettings, setViewSettings] = useState<Record<string, string | null>>({});
+  const [addressLookup, setAddressLookup] = useState<AddressLookup>(() => readAddressLookup({}));
+  const [hiddenFields, setHiddenFields] = useState<string[]>([]);
   const [matrix, setMatrix] = useState<Record<number, string[]>>({});
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
@@ -99,6 +110,9 @@ function EntityEdit() {
     setAddContinue(settings.add_continue === true);
     setSidebar(settings.layout_sidebar === true);
     setDetailLayout(settings.detail_layout === 'vertical' ? 'vertical' : 'default');
+    setViewSettings(readViewSettings(settings));
+    setAddressLookup(readAddressLookup(settings));
+    setHiddenFields(Array.isArray(settings.hiddenfields) ? settings.hiddenfields.map(String) : []);
     setErrors({});
   }, [entity]);
 
@@ -135,6 +149,16 @@ function EntityEdit() {
         add_continue: addContinue,
         layout_sidebar: sidebar,
         detail_layout: detailLayout,
+        ...(id
+          ? {
+              ...writeViewSettings(viewSettings),
+              address_lookup_settings: {
+                ...((entity?.settings?.address_lookup_settings as Record<string, unknown>) ?? {}),
+                ...writeAddressLookup(addressLookup),
+              },
+              hiddenfields: hiddenFields.map(Number),
+            }
+          : {}),
       },
     };
     const invalid = validate(defDossierCreateSchema, body, t);
@@ -185,6 +209,16 @@ function EntityEdit() {
             {t('admin.tabs.generic')}
           </Tabs.Tab>
           <Tabs.Tab value="settings">{t('admin.tabs.settings')}</Tabs.Tab>
+          {id > 0 && (
+            <Tabs.Tab value="views" data-testid="entity-tab-views">
+              {t('admin.tabs.views')}
+            </Tabs.Tab>
+          )}
+          {id > 0 && (
+            <Tabs.Tab value="address" data-testid="entity-tab-address">
+              {t('admin.tabs.address_lookup')}
+            </Tabs.Tab>
+          )}
           <Tabs.Tab value="permissions" data-testid="entity-tab-permissions">
             {t('admin.tabs.permissions')}
           </Tabs.Tab>
@@ -274,8 +308,23 @@ function EntityEdit() {
               onChange={(next) => setDetailLayout(next ?? 'default')}
               w={240}
             />
+            {id > 0 && <HiddenFieldsSelect entityId={id} value={hiddenFields} onChange={setHiddenFields} />}
           </Stack>
         </Tabs.Panel>
+        {id > 0 && (
+          <Tabs.Panel value="views" pt="md">
+            <ViewSettingsPanel
+              entityId={id}
+              values={viewSettings}
+              onChange={(key, value) => setViewSettings((all) => ({ ...all, [key]: value }))}
+            />
+          </Tabs.Panel>
+        )}
+        {id > 0 && (
+          <Tabs.Panel value="address" pt="md">
+            <AddressLookupPanel entityId={id} value={addressLookup} onChange={setAddressLookup} />
+          </Tabs.Panel>
+        )}
         <Tabs.Panel value="permissions" pt="md">
           <ScrollArea>
             <Table withTableBorder data-testid="entity-permissions">

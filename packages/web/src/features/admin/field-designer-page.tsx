@@ -27,6 +27,7 @@ import {
   Paper,
   Select,
   Stack,
+  Switch,
   Table,
   Tabs,
   Text,
@@ -35,6 +36,9 @@ import {
 } from '@mantine/core';
 import { useViewportSize } from '@mantine/hooks';
 import {
+  IconArrowLeft,
+  IconArrowRight,
+  IconEdit,
   IconGripVertical,
   IconLink,
   IconPlus,
@@ -45,11 +49,12 @@ import {
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { notifyError } from '../../api/errors';
+import { notifyError, notifySuccess } from '../../api/errors';
 import { useLocale } from '../../app/locale-provider';
 import { useEnvironment } from '../environments/environment-store';
 import {
   createItem,
+  deleteItem,
   entityName,
   patchItem,
   pickTranslation,
@@ -66,7 +71,7 @@ import { BaseFieldModal } from './base-field-modal';
 import { AutoDisplayModal, DataFieldModal } from './data-field-modal';
 import { DisplayItemModal } from './display-item-modal';
 import { type Errors, environmentCultures, GeneralError, serverErrors, validate } from './form-helpers';
-import { DESIGNER_VIEWS, layoutRows, minimumSpan, movePlacements } from './grid';
+import { DESIGNER_VIEWS, layoutRows, minimumSpan, movePlacements, movePosition } from './grid';
 import { LinkFieldModal } from './link-field-modal';
 
 const POSITION_ORDER = ['main_content', 'tab', 'hide', 'meta', 'footer'];
@@ -76,7 +81,7 @@ type Editor =
   | { kind: 'base'; id?: number }
   | { kind: 'link'; id?: number }
   | { kind: 'display'; item?: DisplayItem; position?: number; rank?: number }
-  | { kind: 'position' }
+  | { kind: 'position'; position?: DisplayPosition }
   | { kind: 'views' }
   | null;
 
@@ -194,6 +199,11 @@ function FieldDesigner() {
         </Tabs.List>
         {sorted.map((position) => (
           <Tabs.Panel key={position.id} value={String(position.id)} pt="md">
+            <PositionToolbar
+              position={position}
+              positions={sorted}
+              onEdit={() => setEditor({ kind: 'position', position })}
+            />
             <PositionGrid
               position={position}
               items={items.filter(
@@ -253,6 +263,7 @@ function FieldDesigner() {
         onClose={close}
         defDossier={id}
         count={sorted.length}
+        position={editor?.kind === 'position' ? editor.position : undefined}
       />
       <CustomViewsModal opened={editor?.kind === 'views'} onClose={close} defDossier={id} />
     </Stack>
@@ -463,16 +474,93 @@ function GridItem({
   );
 }
 
+function PositionToolbar({
+  position,
+  positions,
+  onEdit,
+}: {
+  position: DisplayPosition;
+  positions: readonly DisplayPosition[];
+  onEdit: () => void;
+}) {
+  const { t } = useTranslation();
+  const refresh = useRefreshAdmin();
+  const [busy, setBusy] = useState(false);
+  const move = async (step: -1 | 1) => {
+    const changes = movePosition(positions, position, step);
+    if (changes.length === 0) return;
+    setBusy(true);
+    try {
+      for (const change of changes) await patchItem('displayposition', change.id, { rank: change.rank });
+      await refresh();
+    } catch (error) {
+      notifyError(error, t);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const group = positions.filter((p) => p.type === position.type);
+  const index = group.findIndex((p) => p.id === position.id);
+  return (
+    <Group
+      gap={4}
+      justify="flex-end"
+      mb="xs"
+      data-testid="designer-position-toolbar"
+      data-position-id={position.id}
+    >
+      {position.hide && (
+        <Badge color="gray" variant="light" data-testid="designer-position-hidden">
+          {t('admin.position.hide')}
+        </Badge>
+      )}
+      <ActionIcon
+        variant="subtle"
+        size="sm"
+        disabled={busy || index <= 0}
+        onClick={() => move(-1)}
+        aria-label={t('admin.position.move_up')}
+        title={t('admin.position.move_up')}
+        data-testid="designer-position-up"
+      >
+        <IconArrowLeft size={14} />
+      </ActionIcon>
+      <ActionIcon
+        variant="subtle"
+        size="sm"
+        disabled={busy || index < 0 || index >= group.length - 1}
+        onClick={() => move(1)}
+        aria-label={t('admin.position.move_down')}
+        title={t('admin.position.move_down')}
+        data-testid="designer-position-down"
+      >
+        <IconArrowRight size={14} />
+      </ActionIcon>
+      <Button
+        size="compact-xs"
+        variant="subtle"
+        leftSection={<IconEdit size={12} />}
+        onClick={onEdit}
+        data-testid="designer-position-edit"
+      >
+        {t('admin.position.edit')}
+      </Button>
+    </Group>
+  );
+}
+
 function PositionModal({
   opened,
   onClose,
   defDossier,
   count,
+  position,
 }: {
   opened: boolean;
   onClose: () => void;
   defDossier: number;
   count: number;
+  position?: DisplayPosition;
 }) {
   const { t } = useTranslation();
   const environmentRecord = useEnvironment();
@@ -480,17 +568,55 @@ function PositionModal({
   const refresh = useRefreshAdmin();
   const [type, setType] = useState<string>('tab');
   const [name, setName] = useState('');
+  const [names, setNames] = useState<Record<string, string>>({});
+  const [hide, setHide] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cultures are fixed while the modal is open
   useEffect(() => {
     if (opened) {
-      setType(count === 0 ? 'main_content' : 'tab');
+      setType(position?.type ?? (count === 0 ? 'main_content' : 'tab'));
       setName('');
+      setNames(
+        Object.fromEntries(
+          cultures.map((culture) => [
+            culture,
+            position?.translations.find((tr) => tr.culture === culture)?.name ?? '',
+          ]),
+        ),
+      );
+      setHide(position?.hide ?? false);
       setErrors({});
     }
-  }, [opened, count]);
+  }, [opened, count, position]);
 
   const save = async () => {
+    if (position) {
+      const first = cultures.map((culture) => names[culture]?.trim()).find(Boolean);
+      if (!first) return setErrors({ [`name_${cultures[0]}`]: t('validation.required') });
+      setBusy(true);
+      try {
+        await patchItem('displayposition', position.id, {
+          type,
+          hide,
+          translations: cultures.map((culture) => {
+            const before = position.translations.find((tr) => tr.culture === culture);
+            return {
+              culture,
+              name: names[culture]?.trim() || first,
+              ...(before?.name_plural ? { name_plural: before.name_plural } : {}),
+            };
+          }),
+        });
+        await refresh();
+        onClose();
+      } catch (error) {
+        setErrors(serverErrors(error, t));
+      } finally {
+        setBusy(false);
+      }
+      return;
+    }
     if (!name.trim()) return setErrors({ name: t('validation.required') });
     setBusy(true);
     try {
@@ -511,8 +637,31 @@ function PositionModal({
     }
   };
 
+  const remove = async () => {
+    if (!position || !window.confirm(t('admin.position.delete_confirm'))) return;
+    setBusy(true);
+    try {
+      await deleteItem('displayposition', position.id);
+      await refresh();
+      notifySuccess(t('admin.saved'));
+      onClose();
+    } catch (error) {
+      // The server refuses while display items are in the position; its message says so.
+      const found = serverErrors(error, t);
+      const message = found.displayPosition ?? Object.values(found)[0];
+      setErrors(message ? { _: message } : found);
+    } finally {
+      setBusy(false);
+    }
+  };
+
   return (
-    <Modal opened={opened} onClose={onClose} title={t('admin.position.add')} data-testid="position-modal">
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={position ? t('admin.position.edit') : t('admin.position.add')}
+      data-testid="position-modal"
+    >
       <Stack>
         <GeneralError errors={errors} />
         <Select
@@ -526,21 +675,55 @@ function PositionModal({
           error={errors.type}
           data-testid="position-type"
         />
-        <TextInput
-          label={t('admin.name')}
-          required
-          value={name}
-          onChange={(event) => setName(event.currentTarget.value)}
-          error={errors.name ?? errors.translations}
-          data-testid="position-name"
-        />
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button onClick={save} loading={busy} data-testid="position-save">
-            {t('admin.save')}
-          </Button>
+        {position ? (
+          <>
+            {cultures.map((culture, index) => (
+              <TextInput
+                key={culture}
+                label={`${t('admin.name')} (${culture})`}
+                required={index === 0}
+                value={names[culture] ?? ''}
+                onChange={(event) => {
+                  const value = event.currentTarget.value;
+                  setNames((all) => ({ ...all, [culture]: value }));
+                }}
+                error={index === 0 ? (errors[`name_${culture}`] ?? errors.translations) : undefined}
+                data-testid={`position-name-${culture}`}
+              />
+            ))}
+            <Switch
+              label={t('admin.position.hide')}
+              checked={hide}
+              onChange={(event) => setHide(event.currentTarget.checked)}
+              data-testid="position-hide"
+            />
+          </>
+        ) : (
+          <TextInput
+            label={t('admin.name')}
+            required
+            value={name}
+            onChange={(event) => setName(event.currentTarget.value)}
+            error={errors.name ?? errors.translations}
+            data-testid="position-name"
+          />
+        )}
+        <Group justify="space-between">
+          {position ? (
+            <Button color="red" variant="light" onClick={remove} loading={busy} data-testid="position-delete">
+              {t('admin.position.delete')}
+            </Button>
+          ) : (
+            <span />
+          )}
+          <Group>
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button onClick={save} loading={busy} data-testid="position-save">
+              {t('admin.save')}
+            </Button>
+          </Group>
         </Group>
       </Stack>
     </Modal>

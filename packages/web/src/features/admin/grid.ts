@@ -1,4 +1,4 @@
-import type { DisplayItem } from '@dossierbase/core';
+import type { DisplayItem, DisplayPosition } from '@dossierbase/core';
 
 /** The designer shows these views inside positions (spec doc 3 section 5). */
 export const DESIGNER_VIEWS = ['show/edit', 'edit', 'show'] as const;
@@ -95,4 +95,19 @@ export function layoutInvalid(values: { col: unknown; colspan: unknown; rank: un
   return [values.col, values.colspan, values.rank].some(
     (value) => typeof value !== 'number' || !Number.isFinite(value) || value < 0,
   );
+}
+
+/** New ranks for the positions of one type after moving one of them a step left (-1) or right (+1). */
+export function movePosition(
+  positions: readonly DisplayPosition[],
+  position: DisplayPosition,
+  step: -1 | 1,
+): { id: number; rank: number }[] {
+  const group = positions.filter((p) => p.type === position.type);
+  const index = group.findIndex((p) => p.id === position.id);
+  const target = index + step;
+  if (index < 0 || target < 0 || target >= group.length) return [];
+  const order = [...group];
+  [order[index], order[target]] = [order[target], order[index]];
+  return order.flatMap((p, rank) => (p.rank === rank ? [] : [{ id: p.id, rank }]));
 }

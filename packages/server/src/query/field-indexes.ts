@@ -1,0 +1,156 @@
+import { getFieldType, isFieldTypeName } from '@dossierbase/core';
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+import { checkedId, indexableCast, valueExpression } from './field-expression';
+
+// Keeps one partial expression index per data field that a search, advanced-search or list view
+// uses (ARCHITECTURE.md, "Indexes serve the list call"), named cdx_<entity>_<data field>, and drops
+// the ones nothing uses any more. The DDL is written only from integers and field-expression.ts.
+
+export const INDEXED_VIEWS = ['search', 'advanced-search', 'list'];
+
+export interface FieldIndexOptions {
+  /** CREATE/DROP INDEX CONCURRENTLY (never inside a transaction); default: on PostgreSQL, not on PGlite. */
+  concurrently?: boolean;
+  log?: (message: string, error?: unknown) => void;
+}
+
+export const fieldIndexName = (defDossierId: number, dataFieldId: number) =>
+  `cdx_${checkedId(defDossierId)}_${checkedId(dataFieldId)}`;
+
+const pglite = new WeakMap<Db, boolean>();
+async function isPglite(db: Db): Promise<boolean> {
+  const known = pglite.get(db);
+  if (known !== undefined) return known;
+  const { rows } = await sql<{ version: string }>`select version() as version`.execute(db);
+  const answer = /emscripten|PGlite/i.test(rows[0]?.version ?? '');
+  pglite.set(db, answer);
+  return answer;
+}
+
+const statisticsName = (indexName: string) => indexName.replace(/^cdx_/, 'cdxs_');
+
+/** The index each used data field should have: name -> expression. */
+export async function wantedFieldIndexes(db: Db, defDossierId: number): Promise<Map<string, string>> {
+  const rows = await db
+    .selectFrom('display_item as i')
+    .innerJoin('def_dossier_def_field as dd', 'dd.id', 'i.def_dossier_def_field_id')
+    .innerJoin('def_field as f', 'f.id', 'dd.def_field_id')
+    .select(['dd.id as data_field_id', 'f.type', 'f.settings as field_settings', 'dd.settings'])
+    .where('i.def_dossier_id', '=', defDossierId)
+    .where('dd.def_dossier_id', '=', defDossierId)
+    .where('i.view', 'in', INDEXED_VIEWS)
+    .execute();
+  const wanted = new Map<string, string>();
+  for (const row of rows) {
+    if (!isFieldTypeName(row.type)) continue;
+    const type = getFieldType(row.type);
+    const parsed = type.settingsSchema.safeParse({ ...row.field_settings, ...row.settings });
+    const settings = parsed.success ? parsed.data : type.settingsSchema.parse({});
+    const cast = type.sqlCast(settings);
+    // Only what can be sorted on is worth a b-tree (textarea text is neither sortable nor small).
+    if (!indexableCast(cast) || !type.sortable(settings)) continue;
+    const expression = valueExpression(row.data_field_id, cast);
+    if (expression) wanted.set(fieldIndexName(defDossierId, row.data_field_id), expression);
+  }
+  return wanted;
+}
+
+/** The cdx_ indexes of the entity that exist in the current schema, with their validity. */
+export async function existingFieldIndexes(db: Db, defDossierId: number) {
+  const prefix = `cdx_${checkedId(defDossierId)}_`;
+  const { rows } = await sql<{ name: string; valid: boolean }>`
+    select c.relname as name, x.indisvalid as valid
+    from pg_class c
+    join pg_index x on x.indexrelid = c.oid
+    join pg_class t on t.oid = x.indrelid
+    where t.relname = 'content_dossier' and c.relnamespace = current_schema()::regnamespace
+      and left(c.relname, ${prefix.length}) = ${prefix}`.execute(db);
+  return rows.filter((row) => /^cdx_\d+_\d+$/.test(row.name));
+}
+
+/** Creates the missing indexes and drops the unused (and invalid) ones; answers what it did. */
+export async function syncFieldIndexes(
+  db: Db,
+  defDossierId: number,
+  options: FieldIndexOptions = {},
+): Promise<{ created: string[]; dropped: string[] }> {
+  const id = checkedId(defDossierId);
+  const concurrently = (options.concurrently ?? !(await isPglite(db))) ? 'concurrently ' : '';
+  const wanted = await wantedFieldIndexes(db, defDossierId);
+  const existing = await existingFieldIndexes(db, defDossierId);
+  const created: string[] = [];
+  const dropped: string[] = [];
+  for (const index of existing) {
+    // An invalid index is what a failed concurrent build leaves behind: drop and build again.
+    if (wanted.has(index.name) && index.valid) continue;
+    await sql.raw(`drop index ${concurrently}if exists ${index.name}`).execute(db);
+    await sql.raw(`drop statistics if exists ${statisticsName(index.name)}`).execute(db);
+    if (!wanted.has(index.name)) dropped.push(index.name);
+  }
+  const kept = new Set(existing.filter((i) => i.valid).map((i) => i.name));
+  for (const [name, expression] of wanted) {
+    if (kept.has(name)) continue;
+    // id last: ORDER BY <expression>, id LIMIT n reads the index in order, with no sort.
+    await sql
+      .raw(
+        `create index ${concurrently}if not exists ${name} on content_dossier (${expression}, id) where def_dossier_id = ${id}`,
+      )
+      .execute(db);
+    // Expression statistics: the planner ignores those of partial indexes, and without them it
+    // guesses 0.5% for every range and picks the wrong index.
+    await sql
+      .raw(`create statistics if not exists ${statisticsName(name)} on ${expression} from content_dossier`)
+      .execute(db);
+    created.push(name);
+  }
+  if (created.length) await sql`analyze content_dossier`.execute(db);
+  return { created, dropped };
+}
+
+const running = new WeakMap<Db, Map<number, Promise<void>>>();
+const again = new WeakMap<Db, Set<number>>();
+
+/**
+ * Runs syncFieldIndexes in the background (never blocks the caller, logs failures); a call while a
+ * sync of the same entity runs queues exactly one more run after it.
+ */
+export function scheduleFieldIndexSync(db: Db, defDossierId: number, options: FieldIndexOptions = {}): void {
+  const jobs = running.get(db) ?? new Map<number, Promise<void>>();
+  running.set(db, jobs);
+  const queued = again.get(db) ?? new Set<number>();
+  again.set(db, queued);
+  if (jobs.has(defDossierId)) {
+    queued.add(defDossierId);
+    return;
+  }
+  const log = options.log ?? ((message, error) => console.error(message, error));
+  const job = (async () => {
+    do {
+      queued.delete(defDossierId);
+      try {
+        await syncFieldIndexes(db, defDossierId, options);
+      } catch (error) {
+        log(`field index sync of entity ${defDossierId} failed`, error);
+      }
+    } while (queued.has(defDossierId));
+  })().finally(() => jobs.delete(defDossierId));
+  jobs.set(defDossierId, job);
+}
+
+/** Resolves when no background sync runs on this database (tests, shutdown). */
+export async function fieldIndexSyncIdle(db: Db): Promise<void> {
+  const jobs = running.get(db);
+  while (jobs && jobs.size > 0) await Promise.all([...jobs.values()]);
+}
+
+const synced = new WeakMap<Db, Set<number>>();
+
+/** Once per entity per process: the list call's lazy start of the sync. */
+export function ensureFieldIndexesOnce(db: Db, defDossierId: number, options: FieldIndexOptions = {}): void {
+  const done = synced.get(db) ?? new Set<number>();
+  synced.set(db, done);
+  if (done.has(defDossierId)) return;
+  done.add(defDossierId);
+  scheduleFieldIndexSync(db, defDossierId, options);
+}

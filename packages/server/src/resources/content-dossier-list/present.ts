@@ -1,0 +1,31 @@
+import type { Dossier } from '@dossierbase/core';
+import type { Selectable } from 'kysely';
+import type { Db } from '../../db/database';
+import type { ContentDossierTable } from '../../db/schema';
+
+type Row = Selectable<ContentDossierTable>;
+
+/** Dossier rows in the wire shape, with the usernames of creator and last editor (one query). */
+export async function presentDossiers(db: Db, rows: Row[]): Promise<Dossier[]> {
+  const userIds = [
+    ...new Set(rows.flatMap((r) => [r.created_by, r.modified_by]).filter((id) => id !== null)),
+  ];
+  const users = new Map(
+    (userIds.length
+      ? await db.selectFrom('app_user').select(['id', 'username']).where('id', 'in', userIds).execute()
+      : []
+    ).map((u) => [u.id, { id: u.id, username: u.username }]),
+  );
+  const ref = (id: number | null) => (id === null ? null : (users.get(id) ?? null));
+  return rows.map((row) => ({
+    id: Number(row.id),
+    summary: row.summary,
+    def_dossier_id: row.def_dossier_id,
+    environment_id: row.environment_id,
+    archived: row.archived,
+    created_at: new Date(row.created_at).toISOString(),
+    modified_at: new Date(row.modified_at).toISOString(),
+    created_by: ref(row.created_by),
+    modified_by: ref(row.modified_by),
+  }));
+}
