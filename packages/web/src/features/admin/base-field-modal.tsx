@@ -46,6 +46,7 @@ import {
   useRoles,
 } from './admin-api';
 import { type Errors, environmentCultures, GeneralError, serverErrors, validate } from './form-helpers';
+import { SaveCancelButtons } from './save-cancel-buttons';
 import { SettingsFields, settingsWithDefaults } from './settings-fields';
 
 export function useBaseField(id: number) {
@@ -270,14 +271,7 @@ export function BaseFieldModal({
               </Button>
             )}
           </Group>
-          <Group>
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button onClick={save} loading={busy} data-testid="base-field-save">
-              {t('admin.save')}
-            </Button>
-          </Group>
+          <SaveCancelButtons onCancel={onClose} onSave={save} busy={busy} saveTestId="base-field-save" />
         </Group>
         {placed && field && (
           <Text size="xs" c="dimmed">
@@ -632,14 +626,7 @@ function ListOptionModal({
               </Button>
             )}
           </div>
-          <Group>
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button onClick={save} loading={busy} data-testid="list-option-save">
-              {t('admin.save')}
-            </Button>
-          </Group>
+          <SaveCancelButtons onCancel={onClose} onSave={save} busy={busy} saveTestId="list-option-save" />
         </Group>
       </Stack>
     </Modal>

@@ -39,6 +39,7 @@ import {
 } from './admin-api';
 import { useBaseField } from './base-field-modal';
 import { type Errors, environmentCultures, GeneralError, serverErrors, validate } from './form-helpers';
+import { SaveCancelButtons } from './save-cancel-buttons';
 import { SettingsFields } from './settings-fields';
 
 interface DataFieldModalProps {
@@ -248,12 +249,13 @@ export function DataFieldModal({ opened, onClose, defDossier, fieldId = 0, onCre
           </Tabs.Panel>
         </Tabs>
         <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.cancel')}
-          </Button>
-          <Button onClick={save} loading={busy} disabled={savedLocked} data-testid="field-modal-save">
-            {t('admin.save')}
-          </Button>
+          <SaveCancelButtons
+            onCancel={onClose}
+            onSave={save}
+            busy={busy}
+            saveDisabled={savedLocked}
+            saveTestId="field-modal-save"
+          />
         </Group>
       </Stack>
     </Modal>

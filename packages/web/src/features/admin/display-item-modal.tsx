@@ -49,6 +49,7 @@ import {
   serverErrors,
 } from './form-helpers';
 import { DESIGNER_VIEWS, layoutInvalid } from './grid';
+import { SaveCancelButtons } from './save-cancel-buttons';
 import { SettingsFields } from './settings-fields';
 
 type Source = 'field' | 'link' | 'block' | 'dossier_data';
@@ -499,14 +500,7 @@ export function DisplayItemModal({
               </Button>
             )}
           </div>
-          <Group>
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button onClick={save} loading={busy} data-testid="display-save">
-              {t('admin.save')}
-            </Button>
-          </Group>
+          <SaveCancelButtons onCancel={onClose} onSave={save} busy={busy} saveTestId="display-save" />
         </Group>
       </Stack>
     </Modal>

@@ -73,6 +73,7 @@ import { DisplayItemModal } from './display-item-modal';
 import { type Errors, environmentCultures, GeneralError, serverErrors, validate } from './form-helpers';
 import { DESIGNER_VIEWS, layoutRows, minimumSpan, movePlacements, movePosition } from './grid';
 import { LinkFieldModal } from './link-field-modal';
+import { SaveCancelButtons } from './save-cancel-buttons';
 
 const POSITION_ORDER = ['main_content', 'tab', 'hide', 'meta', 'footer'];
 
@@ -716,14 +717,7 @@ function PositionModal({
           ) : (
             <span />
           )}
-          <Group>
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button onClick={save} loading={busy} data-testid="position-save">
-              {t('admin.save')}
-            </Button>
-          </Group>
+          <SaveCancelButtons onCancel={onClose} onSave={save} busy={busy} saveTestId="position-save" />
         </Group>
       </Stack>
     </Modal>
@@ -803,12 +797,12 @@ function CustomViewsModal({
           error={errors.defDossier}
         />
         <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common.close')}
-          </Button>
-          <Button onClick={save} data-testid="custom-view-save">
-            {t('admin.save')}
-          </Button>
+          <SaveCancelButtons
+            onCancel={onClose}
+            onSave={save}
+            saveTestId="custom-view-save"
+            cancelLabel={t('common.close')}
+          />
         </Group>
       </Stack>
     </Modal>

@@ -26,6 +26,7 @@ import {
   useRefreshAdmin,
 } from './admin-api';
 import { type Errors, GeneralError, serverErrors, validate } from './form-helpers';
+import { SaveCancelButtons } from './save-cancel-buttons';
 import { SettingsFields, settingsWithDefaults } from './settings-fields';
 
 export function LinkFieldModal({
@@ -237,14 +238,13 @@ export function LinkFieldModal({
               </Button>
             )}
           </div>
-          <Group>
-            <Button variant="default" onClick={onClose}>
-              {t('common.cancel')}
-            </Button>
-            <Button onClick={save} loading={busy} disabled={!!link?.locked} data-testid="link-save">
-              {t('admin.save')}
-            </Button>
-          </Group>
+          <SaveCancelButtons
+            onCancel={onClose}
+            onSave={save}
+            busy={busy}
+            saveDisabled={!!link?.locked}
+            saveTestId="link-save"
+          />
         </Group>
       </Stack>
     </Modal>
