@@ -231,6 +231,13 @@ test('the admin configures a Client and a Case entity with fields, tabs, a link 
     await page.goto(`/datastructure/${caseId}`);
     await page.getByTestId('structure-links').getByText('client', { exact: true }).waitFor();
 
+    // The designer's ERD editor (?editData=1) shows the entity's data fields and links
+    await page.goto(`/fieldeditor/${clientId}`);
+    await page.getByTestId('designer-data-editor').click();
+    await page.waitForURL(/editData=1/);
+    await page.getByTestId('structure-fields').getByText('Birth', { exact: false }).first().waitFor();
+    await page.getByTestId('structure-links').getByText('Case', { exact: false }).first().waitFor();
+
     // Both entities in the menu
     const menu = page.getByTestId('main-menu');
     await expect(

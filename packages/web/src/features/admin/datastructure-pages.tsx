@@ -135,7 +135,8 @@ export function EntityStructurePage() {
   );
 }
 
-function EntityStructure() {
+/** The entity's data fields and links; also the field designer's ?editData=1 view (ERD editor). */
+export function EntityStructure() {
   const { t } = useTranslation();
   const { locale } = useLocale();
   const id = Number(useParams().id);

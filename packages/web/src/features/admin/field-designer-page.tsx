@@ -48,7 +48,7 @@ import {
 } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useParams } from 'react-router';
+import { Link, useParams, useSearchParams } from 'react-router';
 import { notifyError, notifySuccess } from '../../api/errors';
 import { useLocale } from '../../app/locale-provider';
 import { useEnvironment } from '../environments/environment-store';
@@ -69,6 +69,7 @@ import {
 import { AdminOnly } from './admin-guard';
 import { BaseFieldModal } from './base-field-modal';
 import { AutoDisplayModal, DataFieldModal } from './data-field-modal';
+import { EntityStructure } from './datastructure-pages';
 import { DisplayItemModal } from './display-item-modal';
 import { type Errors, environmentCultures, GeneralError, serverErrors, validate } from './form-helpers';
 import { DESIGNER_VIEWS, layoutRows, minimumSpan, movePlacements, movePosition } from './grid';
@@ -87,11 +88,8 @@ type Editor =
   | null;
 
 export function FieldDesignerPage() {
-  return (
-    <AdminOnly>
-      <FieldDesigner />
-    </AdminOnly>
-  );
+  const [params] = useSearchParams();
+  return <AdminOnly>{params.get('editData') === '1' ? <EntityStructure /> : <FieldDesigner />}</AdminOnly>;
 }
 
 export function itemLabel(item: DisplayItem, locale: string | null): string {
@@ -165,6 +163,15 @@ function FieldDesigner() {
             data-testid="designer-custom-views"
           >
             {t('admin.designer.custom_views')}
+          </Button>
+          <Button
+            size="xs"
+            variant="subtle"
+            component={Link}
+            to={`/fieldeditor/${id}?editData=1`}
+            data-testid="designer-data-editor"
+          >
+            {t('admin.designer.data_editor')}
           </Button>
           <Button size="xs" variant="subtle" component={Link} to={`/defdossier/edit/${id}`}>
             {t('admin.entity_edit.title')}
