@@ -24,6 +24,21 @@ export const PRESENCE_COLORS: Record<Presence, string> = {
   invisible: 'gray',
 };
 
+/** The user menu's pages (spec doc 1 section 2); subscriptions only for contract admins. */
+interface UserLink {
+  key: 'profile' | 'subscriptions' | 'colleagues' | 'contact';
+  to: string;
+  icon: typeof IconUser;
+  role?: string;
+}
+
+const USER_LINKS: UserLink[] = [
+  { key: 'profile', to: '/profile', icon: IconUser },
+  { key: 'subscriptions', to: '/subscriptions', icon: IconCreditCard, role: 'ROLE_CONTRACT_ADMIN' },
+  { key: 'colleagues', to: '/colleagues', icon: IconAddressBook },
+  { key: 'contact', to: '/contact', icon: IconMail },
+];
+
 export function UserMenu() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
@@ -95,40 +110,17 @@ export function UserMenu() {
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{displayName}</Menu.Label>
-        <Menu.Item
-          component={Link}
-          to="/profile"
-          leftSection={<IconUser size={16} />}
-          data-testid="user-menu-profile"
-        >
-          {t('user.profile')}
-        </Menu.Item>
-        {hasRole(token, 'ROLE_CONTRACT_ADMIN') && (
+        {USER_LINKS.filter((link) => !link.role || hasRole(token, link.role)).map((link) => (
           <Menu.Item
+            key={link.key}
             component={Link}
-            to="/subscriptions"
-            leftSection={<IconCreditCard size={16} />}
-            data-testid="user-menu-subscriptions"
+            to={link.to}
+            leftSection={<link.icon size={16} />}
+            data-testid={`user-menu-${link.key}`}
           >
-            {t('user.subscriptions')}
+            {t(`user.${link.key}`)}
           </Menu.Item>
-        )}
-        <Menu.Item
-          component={Link}
-          to="/colleagues"
-          leftSection={<IconAddressBook size={16} />}
-          data-testid="user-menu-colleagues"
-        >
-          {t('user.colleagues')}
-        </Menu.Item>
-        <Menu.Item
-          component={Link}
-          to="/contact"
-          leftSection={<IconMail size={16} />}
-          data-testid="user-menu-contact"
-        >
-          {t('user.contact')}
-        </Menu.Item>
+        ))}
         <Menu.Divider />
         <Menu.Label>{t('presence.label')}</Menu.Label>
         {PRESENCES.map((option) => (
