@@ -1,0 +1,68 @@
+import type { DossierDetail, DossierListBody, PermissionAction } from '@dossierbase/core';
+import { api, apiRequest } from '../../api/client';
+
+// The contentdossier calls the detail, create and quick screens make (spec doc 2 section 7).
+
+export const dossierKeys = {
+  all: ['dossier'] as const,
+  detail: (id: number, position: number | null) => ['dossier', 'detail', id, position] as const,
+  permissions: (defDossier: number) => ['dossier', 'permissions', defDossier] as const,
+  tabs: (defDossier: number, dossier: number) => ['dossier', 'tabs', defDossier, dossier] as const,
+  layout: (defDossier: number) => ['dossier', 'layout', defDossier] as const,
+};
+
+/** Values keyed by display item id, as the create and update calls take them. */
+export type DossierValues = Record<string, unknown>;
+
+export const fetchDossier = (id: number, displayPosition: number | null, signal?: AbortSignal) =>
+  api.get<DossierDetail>(`/contentdossier/${id}`, { displayPosition }, signal);
+
+export const createDossier = (body: {
+  defDossier: number;
+  values: DossierValues;
+  ignore_existing: boolean;
+}) => api.post<{ id: number }>('/contentdossier', body);
+
+export const updateDossier = (
+  id: number,
+  displayPosition: number | null,
+  body: { values: DossierValues; ignore_existing: boolean },
+) =>
+  apiRequest<{ id: number }>(`/contentdossier/${id}`, {
+    method: 'PUT',
+    body,
+    query: { displayPosition },
+  });
+
+export const setFavourite = (id: number, on: boolean) =>
+  on
+    ? api.post<unknown>(`/contentdossier/${id}/favorite`)
+    : api.delete<unknown>(`/contentdossier/${id}/favorite`);
+
+export const setSubscription = (id: number, on: boolean) =>
+  api.get<unknown>(`/contentdossier/${id}/subscription/${on ? 1 : 0}`);
+
+export const fetchPermissions = (defDossier: number, signal?: AbortSignal) =>
+  api
+    .get<{ actions: PermissionAction[] }>(`/defdossier/${defDossier}/permissions`, undefined, signal)
+    .then((answer) => new Set(answer.actions));
+
+/** Edit permission with custom credentials (spec: a server check per dossier). */
+export const isEditAllowed = (defDossier: number, dossier: number, signal?: AbortSignal) =>
+  api
+    .get<{ allowed: boolean }>(
+      '/contentdossier/is-credential-allowed',
+      { defDossier, credential: 'edit', dossier },
+      signal,
+    )
+    .then((answer) => answer.allowed);
+
+/** tabs_allowed per dossier id (POST /displayposition/credentials). */
+export const fetchTabsAllowed = (defDossier: number, ids: number[]) =>
+  api.post<{ id: number; tabs_allowed: boolean }[]>('/displayposition/credentials', { defDossier, ids });
+
+/** One page of dossiers of an entity for a link picker: the list call, or its summary search. */
+export const listDossiers = (
+  query: { defDossier: number; limit: number; page: number; summary?: string },
+  signal?: AbortSignal,
+) => api.get<DossierListBody>('/contentdossier', query, signal);

@@ -1,0 +1,174 @@
+import {
+  type Condition,
+  conditionsSchema,
+  type DisplayItem,
+  type DisplayPosition,
+  DOSSIER_MESSAGES,
+  evaluateConditions,
+  isEmptyFieldValue,
+} from '@dossierbase/core';
+import { idsOf } from '../../fields/helpers';
+import type { DossierValues } from './dossier-api';
+
+// Pure rules of the dossier form (no React): which items show, which are required, what is sent.
+
+/** Types whose value the server computes or does not keep: shown, never sent. */
+export const SERVER_TYPES = new Set([
+  'autoIncrement',
+  'calc',
+  'systemdate',
+  'systemuser',
+  'customActionButton',
+]);
+export const SHOW_VIEWS = ['show', 'show/edit'];
+export const EDIT_VIEWS = ['edit', 'show/edit'];
+
+export type FormMode = 'show' | 'edit';
+
+export const itemKey = (item: Pick<DisplayItem, 'id'>) => String(item.id);
+
+export function itemType(item: DisplayItem): string | null {
+  if (item.def_dossier_link) return 'link';
+  return item.def_dossier_def_field?.def_field.type ?? null;
+}
+
+/** Can the user change this item in edit mode (an edit view, a field the client sends). */
+export function isEditable(item: DisplayItem): boolean {
+  const type = itemType(item);
+  return EDIT_VIEWS.includes(item.view) && type !== null && !SERVER_TYPES.has(type);
+}
+
+/** The entity's conditions (settings.conditions); broken configuration counts as none. */
+export function parseConditions(raw: unknown): Condition[] {
+  const parsed = conditionsSchema.safeParse(raw ?? []);
+  return parsed.success ? parsed.data : [];
+}
+
+/** Items of a mode: show mode shows show and show/edit; edit mode adds edit, keeps show read-only. */
+export function itemsForMode(items: readonly DisplayItem[], mode: FormMode): DisplayItem[] {
+  return items.filter((item) => {
+    if (mode === 'show') return SHOW_VIEWS.includes(item.view);
+    if (!['edit', 'show', 'show/edit'].includes(item.view)) return false;
+    // autoIncrement is not shown in edit mode (spec doc 2 section 5)
+    return itemType(item) !== 'autoIncrement';
+  });
+}
+
+/**
+ * Hidden and required items for the current values, as the server decides them: a show_fields
+ * condition hides its items while it does not match; an obligatory field or link, or a matching
+ * require_fields condition, makes an item required.
+ */
+export function formRules(
+  items: readonly DisplayItem[],
+  conditions: readonly Condition[],
+  values: DossierValues,
+) {
+  const { hidden, required: byCondition } = evaluateConditions(conditions, values);
+  const required = new Set<string>();
+  for (const item of items) {
+    const key = itemKey(item);
+    const obligatory = item.def_dossier_def_field?.obligatory || item.def_dossier_link?.obligatory;
+    if (obligatory || byCondition.has(key)) required.add(key);
+  }
+  return { hidden, required };
+}
+
+/** 'This is a required field' for each shown, editable, required item without a value. */
+export function requiredErrors(
+  items: readonly DisplayItem[],
+  conditions: readonly Condition[],
+  values: DossierValues,
+): Record<string, string> {
+  const { hidden, required } = formRules(items, conditions, values);
+  const errors: Record<string, string> = {};
+  for (const item of items) {
+    const key = itemKey(item);
+    if (hidden.has(key) || !required.has(key) || !isEditable(item)) continue;
+    const value = values[key];
+    const empty = item.def_dossier_link ? idsOf(value).length === 0 : isEmptyFieldValue(value);
+    if (empty) errors[key] = DOSSIER_MESSAGES.required;
+  }
+  return errors;
+}
+
+/** A value as the server takes it: links as a list of dossier ids, the rest as the field keeps it. */
+export function wireValue(item: DisplayItem, value: unknown): unknown {
+  if (item.def_dossier_link) return idsOf(value);
+  return value === undefined ? null : value;
+}
+
+/** The values to send: the shown, editable items' values keyed by display item id. */
+export function toPayload(
+  items: readonly DisplayItem[],
+  conditions: readonly Condition[],
+  values: DossierValues,
+): DossierValues {
+  const { hidden } = formRules(items, conditions, values);
+  const payload: DossierValues = {};
+  for (const item of items) {
+    const key = itemKey(item);
+    if (!isEditable(item) || hidden.has(key)) continue;
+    payload[key] = wireValue(item, values[key]);
+  }
+  return payload;
+}
+
+/** Did the user change anything compared with the starting values. */
+export function hasChanges(
+  items: readonly DisplayItem[],
+  start: DossierValues,
+  current: DossierValues,
+): boolean {
+  return items.some((item) => {
+    if (!isEditable(item)) return false;
+    const key = itemKey(item);
+    return JSON.stringify(wireValue(item, start[key])) !== JSON.stringify(wireValue(item, current[key]));
+  });
+}
+
+/** The first item (in layout order) that has an error. */
+export function firstErrorItem(items: readonly DisplayItem[], errors: Record<string, string>) {
+  return [...items]
+    .sort((a, b) => a.rank - b.rank || a.col - b.col || a.id - b.id)
+    .find((item) => errors[itemKey(item)]);
+}
+
+export interface DossierTab {
+  id: number;
+  /** main_content or tab; positions read from the items alone are 'tab' except the first */
+  type: DisplayPosition['type'];
+  name: string | null;
+}
+
+/**
+ * The tabs of a dossier page: the configured main content and tab positions (not hidden, by rank),
+ * or, when the caller may not read the positions, the positions the items name in the server's
+ * order (position rank): the first is the main content.
+ */
+export function detailTabs(
+  positions: readonly DisplayPosition[] | null,
+  items: readonly DisplayItem[],
+  nameOf: (position: DisplayPosition) => string,
+): DossierTab[] {
+  if (positions) {
+    const main = positions.filter((p) => p.type === 'main_content' && !p.hide);
+    const tabs = positions.filter((p) => p.type === 'tab' && !p.hide);
+    return [...main, ...tabs]
+      .sort((a, b) =>
+        a.type === b.type ? a.rank - b.rank || a.id - b.id : a.type === 'main_content' ? -1 : 1,
+      )
+      .map((p) => ({ id: p.id, type: p.type, name: nameOf(p) }));
+  }
+  const ids: number[] = [];
+  for (const item of items)
+    if (item.display_position_id !== null && !ids.includes(item.display_position_id))
+      ids.push(item.display_position_id);
+  return ids.map((id, index) => ({ id, type: index === 0 ? 'main_content' : 'tab', name: null }));
+}
+
+/** Positions of one type (meta, footer) that are not hidden. */
+export const positionsOfType = (
+  positions: readonly DisplayPosition[] | null,
+  type: DisplayPosition['type'],
+) => (positions ?? []).filter((p) => p.type === type && !p.hide).sort((a, b) => a.rank - b.rank);

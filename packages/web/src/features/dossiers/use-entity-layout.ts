@@ -1,0 +1,124 @@
+import type { Condition, DefDossier, DisplayItem, DisplayPosition, ListOption } from '@dossierbase/core';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client';
+import { pickCulture, toIntlLocale } from '../../fields/helpers';
+import { useTokenData } from '../auth/session';
+import { isEnvironmentAdmin, useEnvironment } from '../environments/environment-store';
+import { dossierKeys } from './dossier-api';
+import { parseConditions } from './form-logic';
+
+// What the dossier screens know about an entity. Names come from the environment every member
+// has; settings, positions, the create form's items and list options come from the configuration
+// calls, which the server answers for environment admins only.
+
+export interface EntitySettings {
+  detailLayout: 'default' | 'vertical';
+  addContinue: boolean;
+  layoutSidebar: boolean;
+  conditions: Condition[];
+}
+
+export interface EntityLayout {
+  /** Configuration readable (environment admin); otherwise only names and the dossier answers. */
+  configured: boolean;
+  settings: EntitySettings;
+  positions: DisplayPosition[] | null;
+  /** all display items of the entity (admins), for the create form */
+  items: DisplayItem[] | null;
+  /** list and tree options per base field id */
+  options: Map<number, ListOption[]>;
+}
+
+const NO_SETTINGS: EntitySettings = {
+  detailLayout: 'default',
+  addContinue: false,
+  layoutSidebar: false,
+  conditions: [],
+};
+
+interface Results<T> {
+  results: T[];
+}
+
+export function readSettings(raw: Record<string, unknown> | undefined): EntitySettings {
+  if (!raw) return NO_SETTINGS;
+  return {
+    detailLayout: raw.detail_layout === 'vertical' ? 'vertical' : 'default',
+    addContinue: raw.add_continue === true,
+    layoutSidebar: raw.layout_sidebar === true,
+    conditions: parseConditions(raw.conditions),
+  };
+}
+
+async function loadLayout(
+  defDossier: number,
+  signal: AbortSignal,
+): Promise<Omit<EntityLayout, 'configured'>> {
+  const [entity, positions, items] = await Promise.all([
+    api.get<DefDossier>(`/defdossier/${defDossier}`, undefined, signal),
+    api.get<Results<DisplayPosition>>('/displayposition', { defDossier, limit: 500 }, signal),
+    api.get<Results<DisplayItem>>('/displayitem', { defDossier, limit: 500 }, signal),
+  ]);
+  const listFields = [
+    ...new Set(
+      items.results.flatMap((item) => {
+        const field = item.def_dossier_def_field?.def_field;
+        return field && ['list', 'tree'].includes(field.type) ? [field.id] : [];
+      }),
+    ),
+  ];
+  const options = new Map<number, ListOption[]>(
+    await Promise.all(
+      listFields.map(
+        async (defField) =>
+          [
+            defField,
+            (await api.get<Results<ListOption>>('/deffieldlist', { defField, limit: 500 }, signal)).results,
+          ] as const,
+      ),
+    ),
+  );
+  return {
+    settings: readSettings(entity.settings),
+    positions: positions.results,
+    items: items.results,
+    options,
+  };
+}
+
+export function useEntityLayout(defDossier: number) {
+  const token = useTokenData();
+  const environment = useEnvironment();
+  const admin = isEnvironmentAdmin(token, environment);
+  const query = useQuery({
+    queryKey: dossierKeys.layout(defDossier),
+    queryFn: ({ signal }) => loadLayout(defDossier, signal),
+    enabled: admin && defDossier > 0,
+    staleTime: 60_000,
+  });
+  const layout: EntityLayout = query.data
+    ? { configured: true, ...query.data }
+    : { configured: false, settings: NO_SETTINGS, positions: null, items: null, options: new Map() };
+  return { layout, loading: admin && query.isPending && defDossier > 0, error: query.error };
+}
+
+/** The entity's names in the UI language, from the environment's entity list. */
+export function useEntityNames(defDossier: number) {
+  const { i18n } = useTranslation();
+  const environment = useEnvironment();
+  const entity = environment?.defdossiers.find((dd) => dd.id === defDossier);
+  const tr = entity
+    ? pickCulture(entity.translations, toIntlLocale(i18n.language).replace('-', '_'))
+    : undefined;
+  return {
+    known: Boolean(entity),
+    name: tr?.name || tr?.name_plural || (defDossier ? `#${defDossier}` : ''),
+    singular: tr?.name_singular || tr?.name || '',
+  };
+}
+
+/** Translated name of a position (tab title). */
+export function positionName(position: DisplayPosition, locale: string): string {
+  return pickCulture(position.translations, locale)?.name ?? '';
+}

@@ -1,0 +1,58 @@
+import type { DisplayItem, ListOption } from '@dossierbase/core';
+import { useCallback } from 'react';
+import type { DossierPage, FieldSources } from '../../fields/types';
+import { listDossiers } from './dossier-api';
+
+// The data the field components need, in one place: link pickers page through the child entity's
+// dossiers (the list call: 25 per page, 50 when searching on the summary); list and tree fields get
+// their options from the entity layout.
+
+/** 1-based picker page -> the list call (0-based pages, summary search). */
+export async function searchLinkedDossiers(
+  defDossier: number,
+  search: string,
+  page: number,
+  limit: number,
+): Promise<DossierPage> {
+  const answer = await listDossiers({
+    defDossier,
+    limit,
+    page: Math.max(0, page - 1),
+    summary: search.trim() || undefined,
+  });
+  return {
+    items: answer.results.dossiers.map((d) => ({
+      id: d.id,
+      summary: d.summary,
+      def_dossier_id: d.def_dossier_id,
+      archived: d.archived,
+    })),
+    total: answer.pager.items,
+  };
+}
+
+/** One stable search function per child entity (the picker refetches when the function changes). */
+const searchers = new Map<number, NonNullable<FieldSources['searchDossiers']>>();
+function searcherFor(defDossier: number) {
+  let searcher = searchers.get(defDossier);
+  if (!searcher) {
+    searcher = (search, page, limit) => searchLinkedDossiers(defDossier, search, page, limit);
+    searchers.set(defDossier, searcher);
+  }
+  return searcher;
+}
+
+/** Sources for one display item. */
+export function useFieldSources(options: Map<number, ListOption[]>) {
+  return useCallback(
+    (item: DisplayItem): FieldSources => {
+      const link = item.def_dossier_link;
+      const field = item.def_dossier_def_field?.def_field;
+      const sources: FieldSources = {};
+      if (link) sources.searchDossiers = searcherFor(link.child_def_dossier_id);
+      if (field && options.has(field.id)) sources.options = options.get(field.id);
+      return sources;
+    },
+    [options],
+  );
+}
