@@ -31,6 +31,7 @@ import { displayCustomViewRoutes } from './resources/display-custom-view/routes'
 import { displayItemRoutes } from './resources/display-item/routes';
 import { displayPositionRoutes } from './resources/display-position/routes';
 import { environmentRoutes } from './resources/environment/routes';
+import { fileRoutes } from './resources/file/routes';
 import { localeRoutes } from './resources/locale/routes';
 import { permissionRoutes } from './resources/permission/routes';
 import { roleRoutes } from './resources/role/routes';
@@ -143,6 +144,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       await api.register(displayCustomViewRoutes);
       await api.register(contentDossierListRoutes);
       await api.register(contentDossierRoutes);
+      await api.register(fileRoutes);
       api.all('/*', async (_request, reply) => reply.code(404).send({ message: 'Not found' }));
     },
     { prefix: '/api' },

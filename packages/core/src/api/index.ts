@@ -3,3 +3,4 @@ export * from './common';
 export * from './dossier';
 export * from './entity';
 export * from './environment';
+export * from './file';

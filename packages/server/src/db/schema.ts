@@ -295,6 +295,24 @@ export interface TemplateTable {
   created_at: Generated<Date>;
 }
 
+export interface FileTable {
+  id: Generated<number>;
+  environment_id: number;
+  name: string;
+  description: Generated<string>;
+  mime: string;
+  size: number;
+  content: Buffer;
+  created_by: number | null;
+  created_at: Generated<Date>;
+}
+
+/** Moved on by triggers on every write to an entity's dossiers or links (bigint: read as text). */
+export interface EntityDataVersionTable {
+  def_dossier_id: number;
+  version: Generated<string>;
+}
+
 export interface Database {
   app_setting: AppSettingTable;
   app_user: AppUserTable;
@@ -324,6 +342,8 @@ export interface Database {
   favourite: DossierMarkTable;
   dossier_subscription: DossierMarkTable;
   auto_increment_counter: AutoIncrementCounterTable;
+  file: FileTable;
+  entity_data_version: EntityDataVersionTable;
 }
 
 export type UserRow = Selectable<AppUserTable>;

@@ -22,6 +22,7 @@ import { type LinkRow, type VisibleItem, visibleItems } from '../../policy/displ
 import { entityPermissions } from '../../policy/entity';
 import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from '../../policy/environment';
 import { sanitiseRichText } from '../../sanitise/rich-text';
+import { fileValueProblem } from '../file/service';
 
 export type DossierRow = Selectable<ContentDossierTable>;
 export type EntityRow = Selectable<DefDossierTable>;
@@ -175,6 +176,13 @@ async function normaliseValues(
       continue;
     }
     let value = result.value;
+    if (type === 'file' && value !== null) {
+      const problem = await fileValueProblem(db, scope.access.environment.id, value, fieldSettings(v));
+      if (problem) {
+        out.errors[key] = problem;
+        continue;
+      }
+    }
     if (type === 'textarea' && typeof value === 'string') {
       value = sanitiseRichText(value);
       if (value === '') value = null;
