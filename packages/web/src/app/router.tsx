@@ -86,6 +86,13 @@ export const router = createBrowserRouter([
                     }),
                   },
                   {
+                    path: '/defdossier/:id',
+                    lazy: async () => ({
+                      Component: (await import('../features/dossiers/list/dossier-list-page'))
+                        .DossierListPage,
+                    }),
+                  },
+                  {
                     path: '/erd',
                     lazy: async () => ({ Component: (await import('../features/admin/erd-page')).ErdPage }),
                   },

@@ -1,0 +1,249 @@
+import { type Aggregation, PAGE_SIZES } from '@dossierbase/core';
+import {
+  ActionIcon,
+  Alert,
+  Button,
+  Center,
+  Group,
+  Loader,
+  Pagination,
+  Select,
+  Stack,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { IconFilter, IconPlus } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { isApiError } from '../../../api/client';
+import { errorMessage } from '../../../api/errors';
+import { useLocale } from '../../../app/locale-provider';
+import { pickCulture } from '../../../fields/helpers';
+import { useTokenData } from '../../auth/session';
+import { isEnvironmentAdmin, useEnvironment } from '../../environments/environment-store';
+import { BulkBar } from './bulk-bar';
+import { DossierTable } from './dossier-table';
+import {
+  dossierListKeys,
+  useDossierList,
+  useEntityDetails,
+  useItemOptions,
+  usePermissions,
+  useSearchItems,
+  useTabsAllowed,
+} from './list-api';
+import { cycleSort, type ListState, listQueryString, readListState, writeListState } from './list-params';
+import { readPageSize, savePageSize } from './page-size';
+import { type SearchFilters, SearchPanel } from './search-panel';
+
+/** /defdossier/{id}: the dossiers of one entity (spec doc 2 section 2, "Dossier list"). */
+export function DossierListPage() {
+  const entityId = Number(useParams().id);
+  // a fresh page (and fresh local state) per entity
+  return <DossierList key={entityId} entityId={entityId} />;
+}
+
+function DossierList({ entityId }: { entityId: number }) {
+  const { t } = useTranslation();
+  const { locale } = useLocale();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const environment = useEnvironment();
+  const token = useTokenData();
+  const admin = isEnvironmentAdmin(token, environment);
+  const [address, setAddress] = useSearchParams();
+  const state = readListState(address);
+
+  const [pageSize, setPageSize] = useState(() => readPageSize(entityId));
+  const [filtersOpen, setFiltersOpen] = useState(() => Object.keys(state.search).length > 0);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+
+  const entity = environment?.defdossiers?.find((e) => e.id === entityId);
+  const title = entity ? pickCulture(entity.translations, locale ?? 'nl_NL')?.name_plural : undefined;
+  const permissions = usePermissions(entityId);
+  const details = useEntityDetails(entityId, admin);
+  const search = useSearchItems(entityId);
+  const query = listQueryString(entityId, state, pageSize, search.items, token?.user_id);
+  const list = useDossierList(entityId, query);
+  const data = list.data;
+  const ids = useMemo(() => data?.results.dossiers.map((d) => d.id) ?? [], [data]);
+  const tabs = useTabsAllowed(entityId, ids);
+  const optionsOf = useItemOptions([...(data?.results.items ?? []), ...search.items], admin);
+
+  // A new page, sort or filter starts without a selection.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the list call changes
+  useEffect(() => setSelected(new Set()), [query]);
+  // After deletes the page may be past the end: go to the last page.
+  const pages = data?.pager.pages ?? 0;
+  useEffect(() => {
+    if (pages > 0 && state.page > pages) update({ page: pages }, true);
+  });
+
+  function update(patch: Partial<ListState>, replace = false) {
+    setAddress(writeListState({ ...state, ...patch }, address), { replace });
+  }
+  const applyFilters = (filters: SearchFilters) => update({ ...filters, page: 1 });
+  const changePageSize = (value: string | null) => {
+    const size = Number(value);
+    savePageSize(entityId, size);
+    setPageSize(readPageSize(entityId));
+    update({ page: 1 });
+  };
+  const aggregate = (itemId: number, value: Aggregation | null) => {
+    const aggregates = { ...state.aggregates };
+    if (value) aggregates[itemId] = value;
+    else delete aggregates[itemId];
+    update({ aggregates }, true);
+  };
+  const open = (id: number, newWindow: boolean) => {
+    const href = `/contentdossier/${id}`;
+    if (newWindow) window.open(href, '_blank');
+    else navigate(href);
+  };
+  const refresh = () => queryClient.invalidateQueries({ queryKey: dossierListKeys.all });
+
+  const canArchive =
+    (permissions.data?.has('archive') ?? false) && (details.data ? details.data.archivable : !admin);
+  const selectedRows = (data?.results.dossiers ?? [])
+    .filter((d) => selected.has(d.id))
+    .map((d) => ({ id: d.id, archived: d.archived }));
+
+  if (list.isError && !data) {
+    const forbidden = isApiError(list.error, 403) || isApiError(list.error, 401);
+    return (
+      <Alert color="red" data-testid={forbidden ? 'dossier-list-forbidden' : 'dossier-list-error'}>
+        {forbidden
+          ? t('403_general_message')
+          : isApiError(list.error, 404)
+            ? t('not_found.title')
+            : errorMessage(list.error, t)}
+      </Alert>
+    );
+  }
+
+  return (
+    <Stack data-testid="dossier-list-page" data-entity-id={entityId}>
+      <Group justify="space-between">
+        <Title order={2} data-testid="dossier-list-title">
+          {title ?? t('dossier_list.title_fallback', { id: entityId })}
+        </Title>
+        <Group gap="xs">
+          <Tooltip label={t('dossier_list.filter')}>
+            <ActionIcon
+              size="lg"
+              variant={filtersOpen ? 'filled' : 'default'}
+              aria-label={t('dossier_list.filter')}
+              onClick={() => setFiltersOpen((o) => !o)}
+              data-testid="dossier-filter-toggle"
+            >
+              <IconFilter size={18} />
+            </ActionIcon>
+          </Tooltip>
+          {permissions.data?.has('create') ? (
+            <Button
+              component={Link}
+              to={`/contentdossier/create/${entityId}`}
+              leftSection={<IconPlus size={16} />}
+              data-testid="dossier-add"
+            >
+              {t('dossier_list.add')}
+            </Button>
+          ) : null}
+        </Group>
+      </Group>
+
+      {filtersOpen ? (
+        search.isLoading ? (
+          <Loader size="sm" />
+        ) : (
+          <SearchPanel
+            items={search.items}
+            applied={{ search: state.search, archived: state.archived }}
+            optionsOf={optionsOf}
+            currentUserId={token?.user_id}
+            onApply={applyFilters}
+          />
+        )
+      ) : null}
+
+      {list.isError ? (
+        <Alert color="red" data-testid="dossier-list-error">
+          {errorMessage(list.error, t)}
+        </Alert>
+      ) : null}
+
+      {selectedRows.length > 0 ? (
+        <BulkBar
+          selected={selectedRows}
+          canDelete={permissions.data?.has('delete') ?? false}
+          canArchive={canArchive}
+          onDone={() => {
+            setSelected(new Set());
+            refresh();
+          }}
+        />
+      ) : null}
+
+      {!data ? (
+        <Center py="xl">
+          <Loader data-testid="dossier-list-loading" />
+        </Center>
+      ) : (
+        <Stack gap="xs" style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
+          <DossierTable
+            items={data.results.items}
+            dossiers={data.results.dossiers}
+            contents={data.results.contents as Record<string, Record<string, unknown>>}
+            optionsOf={optionsOf}
+            tabsAllowed={tabs.data}
+            sort={state.sort}
+            onSort={(itemId) => update({ sort: cycleSort(state.sort, itemId), page: 1 })}
+            selected={selected}
+            onSelect={setSelected}
+            aggregates={state.aggregates}
+            aggregations={data.results.aggregations}
+            onAggregate={aggregate}
+            onOpen={open}
+            canEdit={permissions.data?.has('edit') ?? false}
+          />
+          {data.results.dossiers.length === 0 ? (
+            <Text ta="center" c="dimmed" py="md" data-testid="dossier-list-empty">
+              {t('dossier_list.empty')}
+            </Text>
+          ) : null}
+          <Group justify="space-between" data-testid="dossier-list-footer">
+            <Text size="sm" c="dimmed" data-testid="dossier-list-total" data-total={data.pager.items}>
+              {t('dossier_list.total', { count: data.pager.items })}
+            </Text>
+            <Pagination
+              total={data.pager.pages}
+              value={state.page}
+              onChange={(page) => update({ page })}
+              withEdges
+              data-testid="dossier-pager"
+            />
+            {data.pager.pages > 1 || data.pager.items > 10 ? (
+              <Group gap="xs">
+                <Text size="sm">{t('dossier_list.page_size')}</Text>
+                <Select
+                  w={90}
+                  data={PAGE_SIZES.map(String)}
+                  value={String(pageSize)}
+                  onChange={changePageSize}
+                  allowDeselect={false}
+                  comboboxProps={{ withinPortal: true }}
+                  data-testid="dossier-page-size"
+                />
+              </Group>
+            ) : (
+              <span />
+            )}
+          </Group>
+        </Stack>
+      )}
+    </Stack>
+  );
+}

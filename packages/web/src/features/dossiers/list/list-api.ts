@@ -1,0 +1,183 @@
+import type {
+  DefDossier,
+  DisplayItem,
+  DossierListBody,
+  ListOption,
+  PermissionAction,
+} from '@dossierbase/core';
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
+import { api, isApiError } from '../../../api/client';
+import { itemFieldType } from '../../../fields/helpers';
+
+// The calls of the dossier list screen (spec doc 2 section 7).
+
+export const dossierListKeys = {
+  all: ['dossier-list'] as const,
+  list: (entityId: number, query: string) => ['dossier-list', entityId, 'list', query] as const,
+  items: (entityId: number, view: string) => ['dossier-list', entityId, 'items', view] as const,
+  permissions: (entityId: number) => ['dossier-list', entityId, 'permissions'] as const,
+  entity: (entityId: number) => ['dossier-list', entityId, 'entity'] as const,
+  tabs: (entityId: number, ids: number[]) => ['dossier-list', entityId, 'tabs', ids] as const,
+  options: (defFieldId: number) => ['dossier-list', 'options', defFieldId] as const,
+};
+
+/** One page of dossiers; the previous page stays on screen while the next one loads. */
+export function useDossierList(entityId: number, query: string) {
+  return useQuery({
+    queryKey: dossierListKeys.list(entityId, query),
+    queryFn: ({ signal }) => api.get<DossierListBody>(`/contentdossier?${query}`, undefined, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+}
+
+/** The caller's actions on the entity (open to every member). */
+export function usePermissions(entityId: number) {
+  return useQuery({
+    queryKey: dossierListKeys.permissions(entityId),
+    queryFn: () =>
+      api.get<{ def_dossier_id: number; actions: PermissionAction[] }>(`/defdossier/${entityId}/permissions`),
+    select: (answer) => new Set(answer.actions),
+  });
+}
+
+/** The entity itself (archivable flag); the server gives it to environment admins only. */
+export function useEntityDetails(entityId: number, admin: boolean) {
+  return useQuery({
+    queryKey: dossierListKeys.entity(entityId),
+    queryFn: () => api.get<DefDossier>(`/defdossier/${entityId}`),
+    enabled: admin,
+  });
+}
+
+/**
+ * Display items of the search and advanced-search views, in that order. The display item list is
+ * an admin call on the server: other users get none (a 403 is treated as "no search items").
+ */
+export function useSearchItems(entityId: number) {
+  const views = ['search', 'advanced-search'];
+  const answers = useQueries({
+    queries: views.map((view) => ({
+      queryKey: dossierListKeys.items(entityId, view),
+      queryFn: async () => {
+        try {
+          const answer = await api.get<{ results: DisplayItem[] }>('/displayitem', {
+            defDossier: entityId,
+            view,
+            limit: 200,
+          });
+          return answer.results;
+        } catch (error) {
+          if (isApiError(error, 403)) return [];
+          throw error;
+        }
+      },
+    })),
+  });
+  return {
+    items: answers.flatMap((answer) => answer.data ?? []),
+    isLoading: answers.some((answer) => answer.isLoading),
+  };
+}
+
+/** Per dossier whether its tabs may be opened (POST /displayposition/credentials). */
+export function useTabsAllowed(entityId: number, ids: number[]) {
+  return useQuery({
+    queryKey: dossierListKeys.tabs(entityId, ids),
+    queryFn: () =>
+      api.post<{ id: number; tabs_allowed: boolean }[]>('/displayposition/credentials', {
+        defDossier: entityId,
+        ids,
+      }),
+    enabled: ids.length > 0,
+    staleTime: 0,
+    select: (answer) => new Map(answer.map((row) => [row.id, row.tabs_allowed])),
+  });
+}
+
+/**
+ * List options per base field of the list/tree items, for labels and the option search. Only the
+ * environment admin may read them (GET /deffieldlist); for others the map stays empty.
+ */
+export function useItemOptions(items: readonly DisplayItem[], admin: boolean) {
+  const fieldIds = [
+    ...new Set(
+      items.flatMap((item) => {
+        const type = itemFieldType(item);
+        const id = item.def_dossier_def_field?.def_field.id;
+        return (type === 'list' || type === 'tree') && id ? [id] : [];
+      }),
+    ),
+  ].sort((a, b) => a - b);
+  const answers = useQueries({
+    queries: fieldIds.map((defField) => ({
+      queryKey: dossierListKeys.options(defField),
+      queryFn: () =>
+        api
+          .get<{ results: ListOption[] }>('/deffieldlist', { defField, limit: 500 })
+          .then((answer) => answer.results),
+      enabled: admin,
+    })),
+  });
+  const byField = new Map<number, ListOption[]>();
+  fieldIds.forEach((id, index) => {
+    const data = answers[index]?.data;
+    if (data) byField.set(id, data);
+  });
+  return (item: DisplayItem): ListOption[] | undefined => {
+    const id = item.def_dossier_def_field?.def_field.id;
+    return id ? byField.get(id) : undefined;
+  };
+}
+
+export type BulkAction =
+  | 'delete'
+  | 'archive'
+  | 'dearchive'
+  | 'subscribe'
+  | 'unsubscribe'
+  | 'favourite'
+  | 'unfavourite';
+
+/** The call of one bulk action for one dossier. */
+export function bulkCall(action: BulkAction, id: number): Promise<unknown> {
+  switch (action) {
+    case 'delete':
+      return api.delete(`/contentdossier/${id}`);
+    case 'archive':
+      return api.get(`/contentdossier/${id}/archive`);
+    case 'dearchive':
+      return api.get(`/contentdossier/${id}/dearchive`);
+    case 'subscribe':
+      return api.get(`/contentdossier/${id}/subscription/1`);
+    case 'unsubscribe':
+      return api.get(`/contentdossier/${id}/subscription/0`);
+    case 'favourite':
+      return api.post(`/contentdossier/${id}/favorite`);
+    case 'unfavourite':
+      return api.delete(`/contentdossier/${id}/favorite`);
+  }
+}
+
+/**
+ * Runs the action for every id one after another; a failure does not stop the rest
+ * (spec doc 2 section 4, bulk delete). Returns the ids that failed.
+ */
+export async function runBulk(
+  action: BulkAction,
+  ids: readonly number[],
+  onProgress?: (done: number) => void,
+): Promise<number[]> {
+  const failed: number[] = [];
+  let done = 0;
+  for (const id of ids) {
+    try {
+      await bulkCall(action, id);
+    } catch {
+      failed.push(id);
+    }
+    done += 1;
+    onProgress?.(done);
+  }
+  return failed;
+}
