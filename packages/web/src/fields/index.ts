@@ -3,7 +3,7 @@ export * from './field-item';
 export * from './helpers';
 export { LinkedSummary, linkedDossiers } from './link';
 export { FIELD_COMPONENTS, getFieldComponents, UNKNOWN_FIELD_COMPONENTS } from './registry';
+export { sanitiseRichText } from './rich-text';
 export { FieldSearchInput, isSearchValueValid, useOperatorLabel } from './search-input';
-export { sanitiseRichText } from './textarea';
 export type * from './types';
 export { UnknownFieldType } from './unknown';
