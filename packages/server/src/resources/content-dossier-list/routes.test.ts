@@ -457,6 +457,51 @@ describe('GET /api/contentdossier', () => {
   });
 });
 
+describe('cached counts and aggregations', () => {
+  it('follow every write: insert, update, archive, delete and links, on any path', async () => {
+    const amountItem = await t.db
+      .selectFrom('display_item')
+      .select('def_dossier_def_field_id')
+      .where('id', '=', item.amount)
+      .executeTakeFirstOrThrow();
+    const amountKey = String(amountItem.def_dossier_def_field_id);
+    const figures = async () => {
+      const body = await ok(admin, { [`${item.amount}_aggregate`]: 'sum', limit: '10' });
+      return { items: body.pager.items as number, sum: body.results.aggregations[0].value as number };
+    };
+    const before = await figures();
+    // asked twice: the second answer comes from the cache and is the same
+    expect(await figures()).toEqual(before);
+
+    const extra = await insertDossier(entityId, 'Cache probe', { [amountKey]: 7 });
+    expect(await figures()).toEqual({ items: before.items + 1, sum: before.sum + 7 });
+    await t.db
+      .updateTable('content_dossier')
+      .set({ values: JSON.stringify({ [amountKey]: 9 }) as never })
+      .where('id', '=', extra)
+      .execute();
+    expect(await figures()).toEqual({ items: before.items + 1, sum: before.sum + 9 });
+    await t.db.updateTable('content_dossier').set({ archived: true }).where('id', '=', extra).execute();
+    expect(await figures()).toEqual(before);
+    const embedded = { embedded: String(child.ann), linkId: String(backLinkId) };
+    const linkedBefore = (await ok(admin, embedded)).pager.items as number;
+    await t.db
+      .insertInto('content_link')
+      .values({ environment_id: envId, link_id: linkId, parent_id: dossier.beta, child_id: child.ann })
+      .execute();
+    expect((await ok(admin, embedded)).pager.items).toBe(linkedBefore + 1);
+    await t.db
+      .deleteFrom('content_link')
+      .where('link_id', '=', linkId)
+      .where('parent_id', '=', dossier.beta)
+      .where('child_id', '=', child.ann)
+      .execute();
+    expect((await ok(admin, embedded)).pager.items).toBe(linkedBefore);
+    await t.db.deleteFrom('content_dossier').where('id', '=', extra).execute();
+    expect(await figures()).toEqual(before);
+  });
+});
+
 describe('GET /api/contentdossier/search', () => {
   it('finds summaries of the entities the user may show', async () => {
     const response = await admin.get(

@@ -13,6 +13,7 @@ import { type LinkRow, type VisibleItem, visibleItems } from '../../policy/displ
 import { entityInEnvironment, entityPermissions } from '../../policy/entity';
 import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from '../../policy/environment';
 import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
+import { cachedResult, entityDataVersion, queryKey } from '../../query/list-cache';
 import {
   type Column,
   columnOf,
@@ -130,10 +131,9 @@ export async function listDossiers(
   if (Object.keys(errors).length) throw badRequest(errors);
 
   const listItems = visible.filter((v) => v.item.view === 'list');
-  const [rows, count, aggregations] = await Promise.all([
+  const [rows, { count, aggregations }] = await Promise.all([
     pageQuery(db, params).execute(),
-    countQuery(db, params).executeTakeFirstOrThrow(),
-    params.aggregations.length ? runAggregations(db, params) : Promise.resolve([]),
+    countAndAggregations(db, params),
   ]);
   const [dossiers, contents, items] = await Promise.all([
     presentDossiers(db, rows),
@@ -145,8 +145,28 @@ export async function listDossiers(
   ]);
   return {
     results: { dossiers, contents, items, aggregations },
-    pager: makePager(params.page, params.limit, Number(count.count)),
+    pager: makePager(params.page, params.limit, count),
   };
+}
+
+/** The total and the aggregations of the filtered set, cached under the entity's data version. */
+async function countAndAggregations(db: Db, params: ListParams) {
+  const version = await entityDataVersion(db, params.defDossierId);
+  const filtered = queryKey(countQuery(db, params).compile());
+  const count = cachedResult(`count:${version}:${filtered}`, async () =>
+    Number((await countQuery(db, params).executeTakeFirstOrThrow()).count),
+  );
+  const aggregated = params.aggregations.map(({ column, aggregate }) =>
+    column.kind === 'link'
+      ? [column.itemId, aggregate, 'link', column.link.id]
+      : [column.itemId, aggregate, column.expression],
+  );
+  const aggregations = params.aggregations.length
+    ? cachedResult(`aggregations:${version}:${filtered}:${JSON.stringify(aggregated)}`, () =>
+        runAggregations(db, params),
+      )
+    : Promise.resolve([]);
+  return { count: await count, aggregations: await aggregations };
 }
 
 type DossierRow = Awaited<ReturnType<ReturnType<typeof pageQuery>['execute']>>[number];
