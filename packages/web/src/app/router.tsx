@@ -86,6 +86,18 @@ export const router = createBrowserRouter([
                     }),
                   },
                   {
+                    path: '/contentdossier/:id',
+                    lazy: async () => ({
+                      Component: (await import('../features/dossiers/dossier-detail-page')).DossierDetailPage,
+                    }),
+                  },
+                  {
+                    path: '/contentdossier/create/:id',
+                    lazy: async () => ({
+                      Component: (await import('../features/dossiers/dossier-create-page')).DossierCreatePage,
+                    }),
+                  },
+                  {
                     path: '/defdossier/:id',
                     lazy: async () => ({
                       Component: (await import('../features/dossiers/list/dossier-list-page'))

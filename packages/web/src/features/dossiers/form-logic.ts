@@ -7,7 +7,7 @@ import {
   evaluateConditions,
   isEmptyFieldValue,
 } from '@dossierbase/core';
-import { idsOf } from '../../fields/helpers';
+import { defaultFieldValue, idsOf } from '../../fields/helpers';
 import type { DossierValues } from './dossier-api';
 
 // Pure rules of the dossier form (no React): which items show, which are required, what is sent.
@@ -172,3 +172,24 @@ export const positionsOfType = (
   positions: readonly DisplayPosition[] | null,
   type: DisplayPosition['type'],
 ) => (positions ?? []).filter((p) => p.type === type && !p.hide).sort((a, b) => a.rank - b.rank);
+
+/** The values a new dossier starts with: defaults per type (today, default list option, current user). */
+export function initialValues(
+  items: readonly DisplayItem[],
+  options: ReadonlyMap<number, readonly { id: number; default?: boolean }[]>,
+  currentUserId: number | undefined,
+  now: Date = new Date(),
+): DossierValues {
+  const values: DossierValues = {};
+  for (const item of items) {
+    const field = item.def_dossier_def_field?.def_field;
+    if (!field || !isEditable(item)) continue;
+    const value = defaultFieldValue(field.type, field.settings, {
+      now,
+      currentUserId,
+      options: options.get(field.id) ?? [],
+    });
+    if (value !== null) values[itemKey(item)] = value;
+  }
+  return values;
+}

@@ -1,0 +1,97 @@
+import type { DossierDetail } from '@dossierbase/core';
+import { ActionIcon, Anchor, Breadcrumbs, Group, Text, Title, Tooltip } from '@mantine/core';
+import { IconBell, IconBellOff, IconStar, IconStarFilled } from '@tabler/icons-react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { notifyError, notifySuccess } from '../../api/errors';
+import { formatDate } from '../../app/format';
+import { dossierKeys, setFavourite, setSubscription } from './dossier-api';
+
+// Breadcrumb (Home, type name, summary), title (summary, else the id), favourite and subscribe.
+
+export function DetailHeader({ detail, typeName }: { detail: DossierDetail; typeName: string }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const { dossier } = detail;
+  const title = dossier.summary || `#${dossier.id}`;
+  const refresh = () => queryClient.invalidateQueries({ queryKey: dossierKeys.all });
+
+  const favourite = useMutation({
+    mutationFn: (on: boolean) => setFavourite(dossier.id, on),
+    onSuccess: (_, on) => {
+      notifySuccess(t(on ? 'dossier_errors.favorite_add' : 'dossier_errors.favorite_remove'));
+      void refresh();
+    },
+    onError: (error) => notifyError(error, t),
+  });
+  const subscription = useMutation({
+    mutationFn: (on: boolean) => setSubscription(dossier.id, on),
+    onSuccess: (_, on) => {
+      notifySuccess(t(on ? 'dossier.subscribed_on' : 'dossier.subscribed_off'));
+      void refresh();
+    },
+    onError: (error) => notifyError(error, t),
+  });
+
+  return (
+    <>
+      <Breadcrumbs data-testid="dossier-breadcrumb">
+        <Anchor component={Link} to="/" size="sm">
+          {t('common.home')}
+        </Anchor>
+        <Anchor component={Link} to={`/defdossier/${dossier.def_dossier_id}`} size="sm">
+          {typeName}
+        </Anchor>
+        <Text size="sm">{title}</Text>
+      </Breadcrumbs>
+      <Group justify="space-between" align="flex-start" wrap="nowrap">
+        <div>
+          <Title order={2} data-testid="dossier-title">
+            {title}
+          </Title>
+          <Text size="xs" c="dimmed">
+            {t('dossier.created_by', {
+              date: formatDate(dossier.created_at),
+              user: dossier.created_by?.username ?? '-',
+            })}
+            {' · '}
+            {t('dossier.modified_by', {
+              date: formatDate(dossier.modified_at),
+              user: dossier.modified_by?.username ?? '-',
+            })}
+          </Text>
+        </div>
+        <Group gap="xs" wrap="nowrap">
+          <Tooltip label={t(detail.favorite ? 'dossier.favourite_remove' : 'dossier.favourite_add')}>
+            <ActionIcon
+              variant="subtle"
+              color="yellow"
+              size="lg"
+              aria-label={t(detail.favorite ? 'dossier.favourite_remove' : 'dossier.favourite_add')}
+              aria-pressed={detail.favorite}
+              loading={favourite.isPending}
+              onClick={() => favourite.mutate(!detail.favorite)}
+              data-testid="dossier-favourite"
+            >
+              {detail.favorite ? <IconStarFilled size={20} /> : <IconStar size={20} />}
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label={t(detail.subscribed ? 'dossier.unsubscribe' : 'dossier.subscribe')}>
+            <ActionIcon
+              variant="subtle"
+              size="lg"
+              aria-label={t(detail.subscribed ? 'dossier.unsubscribe' : 'dossier.subscribe')}
+              aria-pressed={detail.subscribed}
+              loading={subscription.isPending}
+              onClick={() => subscription.mutate(!detail.subscribed)}
+              data-testid="dossier-subscribe"
+            >
+              {detail.subscribed ? <IconBell size={20} /> : <IconBellOff size={20} />}
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+      </Group>
+    </>
+  );
+}

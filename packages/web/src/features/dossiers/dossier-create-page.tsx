@@ -1,0 +1,256 @@
+import type { DisplayItem } from '@dossierbase/core';
+import { Alert, Box, Button, Fieldset, Grid, Group, Modal, NavLink, Stack, Text, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { IconArrowLeft, IconInfoCircle } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useBlocker, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useFieldLocale } from '../../fields/shared';
+import { useTokenData } from '../auth/session';
+import { createDossier, type DossierValues, dossierKeys, fetchPermissions } from './dossier-api';
+import { DossierForm } from './dossier-form';
+import { ExistingMatchesModal } from './existing-matches-modal';
+import { detailTabs, hasChanges, initialValues, isEditable } from './form-logic';
+import { PageError, PageLoading } from './page-states';
+import { useDossierSubmit } from './use-dossier-submit';
+import { positionName, useEntityLayout, useEntityNames } from './use-entity-layout';
+import { useFieldSources } from './use-field-sources';
+
+// /contentdossier/create/{id}: the form of a new dossier of entity {id}. Add goes to the new
+// dossier; Add and continue (setting add_continue, or the multi-add variant ?multiAdd=1) empties the
+// form for the next one. Leaving with unsaved changes asks first.
+
+const CONTINUE_ALERT_MS = 5000;
+const CONTINUE_RELOAD_MS = 500;
+
+export function DossierCreatePage() {
+  const { t } = useTranslation();
+  const locale = useFieldLocale();
+  const navigate = useNavigate();
+  const defDossier = Number(useParams().id);
+  const multiAdd = useSearchParams()[0].get('multiAdd') === '1';
+  const token = useTokenData();
+  const names = useEntityNames(defDossier);
+  const { layout, loading, error } = useEntityLayout(defDossier);
+  const sources = useFieldSources(layout.options);
+  const wide = useMediaQuery('(min-width: 577px)');
+  const permissions = useQuery({
+    queryKey: dossierKeys.permissions(defDossier),
+    queryFn: ({ signal }) => fetchPermissions(defDossier, signal),
+    enabled: defDossier > 0,
+  });
+
+  const sections = useMemo(() => {
+    const all = layout.items ?? [];
+    const tabs = detailTabs(layout.positions, all, (p) => positionName(p, locale));
+    return tabs
+      .map((tab) => ({
+        tab,
+        items: all.filter((item) => item.display_position_id === tab.id && isEditable(item)),
+      }))
+      .filter((section) => section.items.length > 0);
+  }, [layout.items, layout.positions, locale]);
+  const items = useMemo<DisplayItem[]>(() => sections.flatMap((s) => s.items), [sections]);
+  const start = useMemo(
+    () => initialValues(items, layout.options, token?.user_id),
+    [items, layout.options, token],
+  );
+  const [values, setValues] = useState<DossierValues>({});
+  const [continued, setContinued] = useState(false);
+  useEffect(() => setValues(start), [start]);
+  const leaving = useRef(false);
+
+  const leave = (to: string) => {
+    leaving.current = true;
+    navigate(to);
+  };
+  const continueAfterSave = useRef(false);
+  const submitter = useDossierSubmit({
+    kind: 'create',
+    items,
+    conditions: layout.settings.conditions,
+    send: (payload, ignore) => createDossier({ defDossier, values: payload, ignore_existing: ignore }),
+    onSaved: (id) => {
+      if (!continueAfterSave.current) return leave(`/contentdossier/${id}`);
+      setContinued(true);
+      setValues({});
+      window.scrollTo(0, 0);
+      setTimeout(() => setValues(start), CONTINUE_RELOAD_MS);
+      setTimeout(() => setContinued(false), CONTINUE_ALERT_MS);
+    },
+  });
+  const dirty = hasChanges(items, start, values);
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname,
+  );
+
+  useEffect(() => {
+    const previous = document.title;
+    document.title = t('dossier.new_title', { name: names.singular || names.name });
+    return () => {
+      document.title = previous;
+    };
+  }, [t, names.singular, names.name]);
+
+  if (permissions.error) return <PageError error={permissions.error} />;
+  if (error) return <PageError error={error} />;
+  if (loading || permissions.isPending) return <PageLoading />;
+  const typeName = names.singular || names.name;
+  const title = t('dossier.new_title', { name: typeName });
+  const overview = `/defdossier/${defDossier}`;
+  const addContinue = layout.settings.addContinue || multiAdd;
+  const submit = (next: boolean) => {
+    continueAfterSave.current = next;
+    void submitter.submit(values);
+  };
+
+  if (!permissions.data.has('create'))
+    return (
+      <Alert color="red" m="md" data-testid="dossier-not-allowed">
+        {t('403_general_message')}
+      </Alert>
+    );
+
+  const form = (
+    <Stack gap="lg">
+      {sections.map(({ tab, items: sectionItems }, index) => (
+        <Fieldset
+          key={tab.id}
+          id={`create-section-${tab.id}`}
+          legend={
+            tab.name || (index === 0 ? t('dossier.main_tab') : t('dossier.tab_fallback', { n: index + 1 }))
+          }
+          data-testid={`create-section-${tab.id}`}
+        >
+          <DossierForm
+            items={sectionItems}
+            mode="edit"
+            values={values}
+            onChange={(key, value) => setValues((current) => ({ ...current, [key]: value }))}
+            conditions={layout.settings.conditions}
+            errors={submitter.errors}
+            sources={sources}
+            disabled={submitter.saving}
+            testId={`create-form-${tab.id}`}
+          />
+        </Fieldset>
+      ))}
+    </Stack>
+  );
+  const sidebar = layout.settings.layoutSidebar && wide && sections.length > 0;
+
+  return (
+    <Stack p="md" gap="md" data-testid="dossier-create-page">
+      <Group justify="space-between">
+        <Title order={2} data-testid="dossier-create-title">
+          {title}
+        </Title>
+        <Button
+          component={Link}
+          to={overview}
+          variant="subtle"
+          leftSection={<IconArrowLeft size={16} />}
+          data-testid="dossier-back-overview"
+        >
+          {t('dossier.back_to_overview')}
+        </Button>
+      </Group>
+      {multiAdd ? (
+        <Alert color="blue" icon={<IconInfoCircle size={18} />} data-testid="dossier-multi-add-info">
+          {t('dossier.multi_add_info')}
+        </Alert>
+      ) : null}
+      {submitter.forbidden ? (
+        <Alert color="red" data-testid="dossier-create-forbidden">
+          {t('dossier.not_allowed_create')}
+        </Alert>
+      ) : null}
+      {continued ? (
+        <Alert color="green" data-testid="dossier-continue-success">
+          {t('dossier_errors.success_create')}
+        </Alert>
+      ) : null}
+      {!layout.configured ? (
+        <Alert color="yellow" data-testid="dossier-no-form">
+          {t('dossier.no_form')}
+        </Alert>
+      ) : sidebar ? (
+        <Grid>
+          <Grid.Col span={3}>
+            <Box pos="sticky" top={16} data-testid="dossier-create-sidebar">
+              {sections.map(({ tab }, index) => (
+                <NavLink
+                  key={tab.id}
+                  href={`#create-section-${tab.id}`}
+                  label={
+                    tab.name ||
+                    (index === 0 ? t('dossier.main_tab') : t('dossier.tab_fallback', { n: index + 1 }))
+                  }
+                />
+              ))}
+            </Box>
+          </Grid.Col>
+          <Grid.Col span={9}>{form}</Grid.Col>
+        </Grid>
+      ) : (
+        form
+      )}
+      {layout.configured && items.length === 0 ? <Text c="dimmed">{t('dossier.no_fields')}</Text> : null}
+      <Group justify="flex-end">
+        <Button variant="default" onClick={() => navigate(overview)} data-testid="dossier-create-cancel">
+          {t('common.cancel')}
+        </Button>
+        {addContinue ? (
+          <Button
+            variant="light"
+            onClick={() => submit(true)}
+            loading={submitter.saving}
+            disabled={!layout.configured}
+            data-testid="dossier-add-continue"
+          >
+            {t('dossier.add_continue')}
+          </Button>
+        ) : null}
+        <Button
+          onClick={() => submit(false)}
+          loading={submitter.saving}
+          disabled={!layout.configured}
+          data-testid="dossier-add"
+        >
+          {t('dossier.add')}
+        </Button>
+      </Group>
+      <ExistingMatchesModal
+        duplicates={submitter.duplicates}
+        onClose={submitter.closeDuplicates}
+        onIgnore={() => void submitter.submit(values, true)}
+        onUse={(id) => leave(`/contentdossier/${id}`)}
+        saving={submitter.saving}
+      />
+      <Modal
+        opened={blocker.state === 'blocked'}
+        onClose={() => blocker.reset?.()}
+        title={t('dossier.leave_title', { name: typeName })}
+        data-testid="dossier-leave-modal"
+      >
+        <Stack>
+          <Text size="sm">{t('dossier.leave_text')}</Text>
+          <Group justify="flex-end">
+            <Button
+              variant="default"
+              onClick={() => blocker.reset?.()}
+              data-testid="dossier-continue-working"
+            >
+              {t('dossier.continue_working')}
+            </Button>
+            <Button color="red" onClick={() => blocker.proceed?.()} data-testid="dossier-leave-page">
+              {t('dossier.leave_page')}
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}
