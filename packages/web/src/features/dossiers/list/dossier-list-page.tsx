@@ -24,6 +24,7 @@ import { useLocale } from '../../../app/locale-provider';
 import { pickCulture } from '../../../fields/helpers';
 import { useTokenData } from '../../auth/session';
 import { isEnvironmentAdmin, useEnvironment } from '../../environments/environment-store';
+import { QuickEditModal, QuickShowModal } from '../quick-modals';
 import { BulkBar } from './bulk-bar';
 import { DossierTable } from './dossier-table';
 import {
@@ -60,6 +61,7 @@ function DossierList({ entityId }: { entityId: number }) {
   const [pageSize, setPageSize] = useState(() => readPageSize(entityId));
   const [filtersOpen, setFiltersOpen] = useState(() => Object.keys(state.search).length > 0);
   const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [quick, setQuick] = useState<{ mode: 'show' | 'edit'; id: number } | null>(null);
 
   const entity = environment?.defdossiers?.find((e) => e.id === entityId);
   const title = entity ? pickCulture(entity.translations, locale ?? 'nl_NL')?.name_plural : undefined;
@@ -207,6 +209,8 @@ function DossierList({ entityId }: { entityId: number }) {
             aggregations={data.results.aggregations}
             onAggregate={aggregate}
             onOpen={open}
+            onQuickShow={(id) => setQuick({ mode: 'show', id })}
+            onQuickEdit={(id) => setQuick({ mode: 'edit', id })}
             canEdit={permissions.data?.has('edit') ?? false}
           />
           {data.results.dossiers.length === 0 ? (
@@ -244,6 +248,12 @@ function DossierList({ entityId }: { entityId: number }) {
           </Group>
         </Stack>
       )}
+      <QuickShowModal dossierId={quick?.mode === 'show' ? quick.id : null} onClose={() => setQuick(null)} />
+      <QuickEditModal
+        dossierId={quick?.mode === 'edit' ? quick.id : null}
+        onClose={() => setQuick(null)}
+        onSaved={refresh}
+      />
     </Stack>
   );
 }

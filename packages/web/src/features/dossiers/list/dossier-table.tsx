@@ -1,7 +1,6 @@
 import type { Aggregation, AggregationResult, DisplayItem, Dossier, ListOption } from '@dossierbase/core';
 import {
   ActionIcon,
-  Badge,
   Checkbox,
   Group,
   Select,
@@ -12,6 +11,7 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import {
+  IconArchive,
   IconArrowDown,
   IconArrowsSort,
   IconArrowUp,
@@ -21,7 +21,7 @@ import {
 } from '@tabler/icons-react';
 import type { MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FieldDisplay, itemLabel } from '../../../fields';
+import { FieldDisplay, FORMAT_LOCALE, itemLabel } from '../../../fields';
 import { useFieldLocale } from '../../../fields/shared';
 import { formatAggregate } from './aggregates';
 import { aggregationsOf, isSortableItem, type Sort } from './list-params';
@@ -91,8 +91,14 @@ export function DossierTable(props: DossierTableProps) {
                 data-testid="dossier-select-all"
               />
             </Table.Th>
+            <Table.Th w={90} />
             {items.map((item) => (
-              <Table.Th key={item.id} data-testid="dossier-column" data-item-id={item.id}>
+              <Table.Th
+                key={item.id}
+                data-testid="dossier-column"
+                data-item-id={item.id}
+                style={{ whiteSpace: 'nowrap' }}
+              >
                 {isSortableItem(item) ? (
                   <UnstyledButton
                     onClick={() => props.onSort(item.id)}
@@ -111,7 +117,6 @@ export function DossierTable(props: DossierTableProps) {
                 )}
               </Table.Th>
             ))}
-            <Table.Th w={110} />
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
@@ -142,22 +147,17 @@ export function DossierTable(props: DossierTableProps) {
                     data-testid="dossier-row-select"
                   />
                 </Table.Td>
-                {items.map((item) => (
-                  <Table.Td key={item.id} data-testid={`dossier-cell-${item.id}`}>
-                    <FieldDisplay
-                      item={item}
-                      value={content[String(item.id)]}
-                      options={props.optionsOf(item)}
-                      listMode
-                    />
-                  </Table.Td>
-                ))}
                 <Table.Td>
-                  <Group gap={4} wrap="nowrap" justify="flex-end">
+                  <Group gap={4} wrap="nowrap" justify="flex-start">
                     {dossier.archived ? (
-                      <Badge size="xs" color="gray" data-testid="dossier-archived-badge">
-                        {t('dossier_list.archived_badge')}
-                      </Badge>
+                      <Tooltip label={t('dossier_list.archived_badge')}>
+                        <IconArchive
+                          size={18}
+                          color="var(--mantine-color-gray-6)"
+                          aria-label={t('dossier_list.archived_badge')}
+                          data-testid="dossier-archived-badge"
+                        />
+                      </Tooltip>
                     ) : null}
                     {!open ? (
                       <Tooltip label={t('dossier_list.not_allowed')}>
@@ -193,12 +193,23 @@ export function DossierTable(props: DossierTableProps) {
                     )}
                   </Group>
                 </Table.Td>
+                {items.map((item) => (
+                  <Table.Td key={item.id} data-testid={`dossier-cell-${item.id}`} style={{ minWidth: 100 }}>
+                    <FieldDisplay
+                      item={item}
+                      value={content[String(item.id)]}
+                      options={props.optionsOf(item)}
+                      listMode
+                    />
+                  </Table.Td>
+                ))}
               </Table.Tr>
             );
           })}
         </Table.Tbody>
         <Table.Tfoot>
           <Table.Tr>
+            <Table.Td />
             <Table.Td />
             {items.map((item) => {
               const choices = aggregationsOf(item);
@@ -209,6 +220,7 @@ export function DossierTable(props: DossierTableProps) {
                     <Stack gap={2}>
                       <Select
                         size="xs"
+                        miw={120}
                         placeholder={t('dossier_list.aggregate.placeholder')}
                         aria-label={t('dossier_list.aggregate.label', { column: itemLabel(item, locale) })}
                         data={choices.map((a) => ({ value: a, label: t(`dossier_list.aggregate.${a}`) }))}
@@ -220,7 +232,7 @@ export function DossierTable(props: DossierTableProps) {
                       />
                       {result ? (
                         <Text size="sm" fw={600} data-testid={`dossier-aggregate-value-${item.id}`}>
-                          {formatAggregate(item, result, locale)}
+                          {formatAggregate(item, result, FORMAT_LOCALE)}
                         </Text>
                       ) : null}
                     </Stack>
@@ -228,7 +240,6 @@ export function DossierTable(props: DossierTableProps) {
                 </Table.Td>
               );
             })}
-            <Table.Td />
           </Table.Tr>
         </Table.Tfoot>
       </Table>

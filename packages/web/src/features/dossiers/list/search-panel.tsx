@@ -49,7 +49,7 @@ export function SearchPanel({ items, applied, optionsOf, currentUserId, onApply 
     <Paper withBorder p="md" component="form" onSubmit={submit} data-testid="dossier-search-panel">
       <Stack gap="sm">
         {items.length > 0 ? (
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} key={resetCount}>
+          <SimpleGrid cols={{ base: 1, md: 2, xl: 3 }} key={resetCount}>
             {items.map((item) => {
               const type = columnType(item);
               const { SearchInput } = getFieldComponents(type);
