@@ -1,37 +1,147 @@
 import type { GeoPoint } from '@dossierbase/core';
-import { Anchor } from '@mantine/core';
-import { formatFieldValue } from './helpers';
-import { NormalisedTextInput } from './shared';
+import { Anchor, Button, Group, Input, Loader, NumberInput, Stack } from '@mantine/core';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { isGeoPoint, openStreetMapHref } from './geo';
+import { formatFieldValue, validateFieldValue } from './helpers';
 import type { FieldDisplayProps, FieldEditorProps } from './types';
+
+// Leaflet and its styles load only when a map is shown.
+const GeolocationMap = lazy(() => import('./geolocation-map'));
 
 function pointToText(value: unknown): string {
   return formatFieldValue('geolocation', value, {});
 }
 
-/** Minimal: "lat, lng" typed as text (no map); the registry parses and range-checks it. */
-export function GeolocationEditor(props: FieldEditorProps) {
+function MapFallback({ height }: { height: number }) {
   return (
-    <NormalisedTextInput
-      props={props}
-      type="geolocation"
-      toText={pointToText}
-      inputProps={{ placeholder: '52.370216, 4.895168' }}
-    />
+    <Group h={height} justify="center">
+      <Loader size="sm" />
+    </Group>
   );
 }
 
-/** The coordinates, linking to OpenStreetMap. */
-export function GeolocationDisplay({ value }: FieldDisplayProps) {
-  const text = pointToText(value);
-  if (!text) return null;
-  const p = value as GeoPoint;
+type Coordinate = number | string;
+
+/**
+ * Latitude and longitude as numbers plus a map whose marker can be dragged (or placed with a click).
+ * The registry's normalise checks the ranges; only valid points are emitted.
+ */
+export function GeolocationEditor(props: FieldEditorProps) {
+  const { t } = useTranslation();
+  const point = isGeoPoint(props.value) ? props.value : null;
+  const [lat, setLat] = useState<Coordinate>(point?.lat ?? '');
+  const [lng, setLng] = useState<Coordinate>(point?.lng ?? '');
+  const [message, setMessage] = useState<string | null>(null);
+  const emitted = useRef<unknown>(props.value);
+
+  useEffect(() => {
+    // A new value from outside (reset, the map) shows in the number inputs.
+    if (props.value === emitted.current) return;
+    emitted.current = props.value;
+    const p = isGeoPoint(props.value) ? props.value : null;
+    setLat(p?.lat ?? '');
+    setLng(p?.lng ?? '');
+    setMessage(null);
+  }, [props.value]);
+
+  const emit = (raw: unknown) => {
+    const result = validateFieldValue('geolocation', raw, props.settings, props.ctx);
+    if (result.ok) {
+      emitted.current = result.value;
+      setMessage(null);
+      props.onInvalid?.(null);
+      props.onChange(result.value);
+    } else {
+      setMessage(result.message);
+      props.onInvalid?.(result.message);
+    }
+  };
+
+  const typed = (nextLat: Coordinate, nextLng: Coordinate) => {
+    setLat(nextLat);
+    setLng(nextLng);
+    if (nextLat === '' && nextLng === '') emit(null);
+    else if (nextLat !== '' && nextLng !== '')
+      emit({ lat: Number(nextLat), lng: Number(nextLng), zoom: point?.zoom });
+    else setMessage(null); // half typed: wait for the other coordinate
+  };
+
+  const fromMap = (p: GeoPoint) => {
+    setLat(p.lat);
+    setLng(p.lng);
+    emit(p);
+  };
+
   return (
-    <Anchor
-      href={`https://www.openstreetmap.org/?mlat=${p.lat}&mlon=${p.lng}#map=${p.zoom ?? 15}/${p.lat}/${p.lng}`}
-      target="_blank"
-      rel="noopener noreferrer"
+    <Input.Wrapper
+      label={props.label}
+      description={props.description}
+      withAsterisk={props.required}
+      error={props.error ?? message}
     >
-      {text}
+      <Stack gap="xs">
+        <Group gap="xs" align="flex-end" wrap="nowrap">
+          <NumberInput
+            label={t('fields.geolocation.latitude')}
+            size="xs"
+            value={lat}
+            min={-90}
+            max={90}
+            decimalScale={6}
+            step={0.0001}
+            hideControls
+            disabled={props.disabled}
+            data-testid="geolocation-lat"
+            onChange={(v) => typed(v, lng)}
+          />
+          <NumberInput
+            label={t('fields.geolocation.longitude')}
+            size="xs"
+            value={lng}
+            min={-180}
+            max={180}
+            decimalScale={6}
+            step={0.0001}
+            hideControls
+            disabled={props.disabled}
+            data-testid="geolocation-lng"
+            onChange={(v) => typed(lat, v)}
+          />
+          {point && !props.disabled ? (
+            <Button size="xs" variant="default" data-testid="geolocation-clear" onClick={() => typed('', '')}>
+              {t('fields.geolocation.clear')}
+            </Button>
+          ) : null}
+        </Group>
+        <Suspense fallback={<MapFallback height={250} />}>
+          <GeolocationMap
+            point={point}
+            onChange={props.disabled ? undefined : fromMap}
+            tileUrl={props.mapTileUrl}
+            label={t('fields.geolocation.map_hint')}
+          />
+        </Suspense>
+      </Stack>
+    </Input.Wrapper>
+  );
+}
+
+/** The coordinates linking to OpenStreetMap, with a small map outside lists. */
+export function GeolocationDisplay({ value, listMode, mapTileUrl }: FieldDisplayProps) {
+  if (!isGeoPoint(value)) return null;
+  const link = (
+    <Anchor href={openStreetMapHref(value)} target="_blank" rel="noopener noreferrer">
+      {pointToText(value)}
     </Anchor>
+  );
+  if (listMode) return link;
+  return (
+    <Stack gap={4}>
+      {link}
+      <Suspense fallback={<MapFallback height={180} />}>
+        <GeolocationMap point={value} height={180} tileUrl={mapTileUrl} />
+      </Suspense>
+    </Stack>
   );
 }

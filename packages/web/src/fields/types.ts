@@ -21,8 +21,10 @@ export interface FieldSources {
   searchDossiers?: (search: string, page: number, limit: number) => Promise<DossierPage>;
   /** List/tree options when the item does not carry def_field_lists itself. */
   options?: readonly ListOption[];
-  /** File upload; resolves to the stored file id. */
+  /** File upload; resolves to the stored file id. Without it the server's POST /api/file is used. */
   uploadFile?: (file: File) => Promise<{ id: number; name: string }>;
+  /** Map tiles for geolocation fields ({z}/{x}/{y} template); default VITE_MAP_TILE_URL or OpenStreetMap. */
+  mapTileUrl?: string;
   /** Custom action button pressed. */
   onAction?: (item: DisplayItem) => void;
 }
