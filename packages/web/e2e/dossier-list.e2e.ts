@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { buildDefDossier } from '../../server/test/factories';
 import { buildEveryTypeEntity, type EveryTypeEntity, insertDossiers } from './dossier-fixture';
 import {
   DEMO_PASSWORD,
@@ -226,6 +227,19 @@ test('the admin pages, sorts, filters, aggregates and archives in the dossier li
     await edit.waitFor({ state: 'hidden' });
     await expect.poll(() => firstName(page)).toBe(`${topName} edited`);
 
+    // Ctrl click opens the dossier in a new window
+    const ctrlId = await rows(page).nth(1).getAttribute('data-dossier-id');
+    const [popup] = await Promise.all([
+      page.context().waitForEvent('page'),
+      rows(page)
+        .nth(1)
+        .getByTestId(`dossier-cell-${listItem.Amount}`)
+        .click({ modifiers: ['Control'] }),
+    ]);
+    await popup.waitForURL(`**/contentdossier/${ctrlId}`);
+    await popup.close();
+    expect(new URL(page.url()).pathname).toBe(`/defdossier/${fixture.entity.id}`);
+
     // a row opens the dossier
     const openId = await rows(page).first().getAttribute('data-dossier-id');
     await rows(page).first().getByTestId(`dossier-cell-${listItem.Name}`).click();
@@ -251,6 +265,13 @@ test('a caseworker does not see the column of a field hidden from the role', asy
     expect(columns).not.toContain(fixture.hiddenFieldName);
     expect(await page.locator(`[data-item-id="${listItem.Secret}"]`).count()).toBe(0);
     await screenshot(page, 'dossier-list-caseworker');
+
+    // an entity without the show permission: the general not-allowed message
+    const locked = await buildDefDossier(stack.db, fixture.environmentId, { name: 'Locked' });
+    await page.goto(`/defdossier/${locked.id}`);
+    const forbidden = page.getByTestId('dossier-list-forbidden');
+    await forbidden.waitFor();
+    expect(await forbidden.textContent()).toBe('You do not have permission to do this.');
   } catch (error) {
     await screenshot(page, 'dossier-list-caseworker-failure');
     throw error;
