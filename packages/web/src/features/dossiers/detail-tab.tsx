@@ -66,7 +66,10 @@ export function DetailTab({ dossierId, tab, overview, canEdit, conditions, sourc
         items={items}
         mode={editing ? 'edit' : 'show'}
         values={editing ? values : detail.data.content}
-        onChange={(key, value) => setValues((current) => ({ ...current, [key]: value }))}
+        onChange={(key, value) => {
+          submitter.clearError(key);
+          setValues((current) => ({ ...current, [key]: value }));
+        }}
         conditionValues={overview.content}
         conditions={conditions}
         errors={editing ? submitter.errors : undefined}

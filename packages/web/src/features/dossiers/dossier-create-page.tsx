@@ -15,7 +15,7 @@ import { detailTabs, hasChanges, initialValues, isEditable } from './form-logic'
 import { PageError, PageLoading } from './page-states';
 import { useDossierSubmit } from './use-dossier-submit';
 import { positionName, useEntityLayout, useEntityNames } from './use-entity-layout';
-import { useFieldSources } from './use-field-sources';
+import { knownUsers, useFieldSources } from './use-field-sources';
 
 // /contentdossier/create/{id}: the form of a new dossier of entity {id}. Add goes to the new
 // dossier; Add and continue (setting add_continue, or the multi-add variant ?multiAdd=1) empties the
@@ -33,7 +33,11 @@ export function DossierCreatePage() {
   const token = useTokenData();
   const names = useEntityNames(defDossier);
   const { layout, loading, error } = useEntityLayout(defDossier);
-  const sources = useFieldSources(layout.options);
+  const me = useMemo(
+    () => knownUsers(token ? { id: token.user_id, username: token.username } : null),
+    [token],
+  );
+  const sources = useFieldSources(layout.options, me);
   const wide = useMediaQuery('(min-width: 577px)');
   const permissions = useQuery({
     queryKey: dossierKeys.permissions(defDossier),
@@ -128,7 +132,10 @@ export function DossierCreatePage() {
             items={sectionItems}
             mode="edit"
             values={values}
-            onChange={(key, value) => setValues((current) => ({ ...current, [key]: value }))}
+            onChange={(key, value) => {
+              submitter.clearError(key);
+              setValues((current) => ({ ...current, [key]: value }));
+            }}
             conditions={layout.settings.conditions}
             errors={submitter.errors}
             sources={sources}

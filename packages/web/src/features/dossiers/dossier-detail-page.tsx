@@ -16,7 +16,7 @@ import { DossierForm } from './dossier-form';
 import { detailTabs, positionsOfType } from './form-logic';
 import { PageError, PageLoading } from './page-states';
 import { positionName, useEntityLayout, useEntityNames } from './use-entity-layout';
-import { useFieldSources } from './use-field-sources';
+import { knownUsers, useFieldSources } from './use-field-sources';
 
 // /contentdossier/{id}: header, the main content tab and further tabs (display positions) in the
 // default (horizontal) or vertical layout, meta positions above and footer positions below each tab.
@@ -62,7 +62,11 @@ export function DossierDetailPage() {
   const { switching, failed } = useEnvironmentOf(data?.dossier.environment_id);
   const names = useEntityNames(defDossier);
   const { layout, loading: layoutLoading } = useEntityLayout(defDossier);
-  const sources = useFieldSources(layout.options);
+  const users = useMemo(
+    () => knownUsers(data?.dossier.created_by, data?.dossier.modified_by),
+    [data?.dossier.created_by, data?.dossier.modified_by],
+  );
+  const sources = useFieldSources(layout.options, users);
   const wide = useMediaQuery('(min-width: 576px)');
 
   const access = useQuery({

@@ -12,7 +12,7 @@ import { ExistingMatchesModal } from './existing-matches-modal';
 import { detailTabs } from './form-logic';
 import { useDossierSubmit } from './use-dossier-submit';
 import { positionName, useEntityLayout } from './use-entity-layout';
-import { useFieldSources } from './use-field-sources';
+import { knownUsers, useFieldSources } from './use-field-sources';
 
 // The list's eye and pencil: the dossier's main position read-only, or editable (the spec's edit
 // popup: size xl, title Edit plus the summary, Save and Cancel).
@@ -48,6 +48,12 @@ function useMainPosition(dossierId: number | null) {
   };
 }
 
+function useDossierUsers(data: DossierDetail | undefined) {
+  const created = data?.dossier.created_by;
+  const modified = data?.dossier.modified_by;
+  return useMemo(() => knownUsers(created, modified), [created, modified]);
+}
+
 const mainId = (data: DossierDetail | undefined, items: DossierDetail['items'] | null) =>
   data && items && items.length > 0 ? items[0].display_position_id : null;
 
@@ -79,7 +85,7 @@ function ModalBody({
 export function QuickShowModal({ dossierId, onClose }: QuickModalProps) {
   const { t } = useTranslation();
   const { detail, layout, items, loading } = useMainPosition(dossierId);
-  const sources = useFieldSources(layout.options);
+  const sources = useFieldSources(layout.options, useDossierUsers(detail.data));
   const data = detail.data;
   return (
     <Modal
@@ -129,7 +135,7 @@ export function QuickEditModal({ dossierId, onClose, onSaved }: QuickModalProps)
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { detail, layout, items, loading, positionId } = useMainPosition(dossierId);
-  const sources = useFieldSources(layout.options);
+  const sources = useFieldSources(layout.options, useDossierUsers(detail.data));
   const data = detail.data;
   const [values, setValues] = useState<DossierValues>({});
   useEffect(() => {
@@ -178,7 +184,10 @@ export function QuickEditModal({ dossierId, onClose, onSaved }: QuickModalProps)
               items={items}
               mode={data.dossier.archived ? 'show' : 'edit'}
               values={values}
-              onChange={(key, value) => setValues((current) => ({ ...current, [key]: value }))}
+              onChange={(key, value) => {
+                submitter.clearError(key);
+                setValues((current) => ({ ...current, [key]: value }));
+              }}
               conditionValues={data.content}
               conditions={layout.settings.conditions}
               errors={submitter.errors}

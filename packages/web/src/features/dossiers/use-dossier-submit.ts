@@ -79,6 +79,14 @@ export function useDossierSubmit(options: Options) {
     }
   };
 
+  /** A changed field loses its error. */
+  const clearError = (key: string) =>
+    setErrors((current) => {
+      if (!(key in current)) return current;
+      const { [key]: _, ...rest } = current;
+      return rest;
+    });
+
   const reset = () => {
     setErrors({});
     setDuplicates(null);
@@ -89,7 +97,7 @@ export function useDossierSubmit(options: Options) {
     submit,
     saving,
     errors,
-    setErrors,
+    clearError,
     duplicates,
     closeDuplicates: () => setDuplicates(null),
     forbidden,

@@ -1,6 +1,6 @@
 import type { DisplayItem, ListOption } from '@dossierbase/core';
 import { useCallback } from 'react';
-import type { DossierPage, FieldSources } from '../../fields/types';
+import type { DossierPage, FieldSources, UserOption } from '../../fields/types';
 import { listDossiers } from './dossier-api';
 
 // The data the field components need, in one place: link pickers page through the child entity's
@@ -42,17 +42,24 @@ function searcherFor(defDossier: number) {
   return searcher;
 }
 
+/** Users the page knows (the dossier's creator and last editor, the signed-in user) by id. */
+export function knownUsers(...users: ({ id: number; username: string } | null | undefined)[]): UserOption[] {
+  const byId = new Map<number, UserOption>();
+  for (const user of users) if (user) byId.set(user.id, { id: user.id, name: user.username });
+  return [...byId.values()];
+}
+
 /** Sources for one display item. */
-export function useFieldSources(options: Map<number, ListOption[]>) {
+export function useFieldSources(options: Map<number, ListOption[]>, users: readonly UserOption[] = []) {
   return useCallback(
     (item: DisplayItem): FieldSources => {
       const link = item.def_dossier_link;
       const field = item.def_dossier_def_field?.def_field;
-      const sources: FieldSources = {};
+      const sources: FieldSources = users.length > 0 ? { users } : {};
       if (link) sources.searchDossiers = searcherFor(link.child_def_dossier_id);
       if (field && options.has(field.id)) sources.options = options.get(field.id);
       return sources;
     },
-    [options],
+    [options, users],
   );
 }

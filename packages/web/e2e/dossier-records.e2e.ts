@@ -1,0 +1,207 @@
+import type { DossierDetail } from '@dossierbase/core';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { buildEveryTypeEntity, type EveryTypeEntity } from './dossier-fixture';
+import {
+  DEMO_PASSWORD,
+  openBrowser,
+  openDemoAsAdmin,
+  type Stack,
+  screenshot,
+  signIn,
+  startStack,
+} from './harness';
+
+let stack: Stack;
+let fixture: EveryTypeEntity;
+beforeAll(async () => {
+  stack = await startStack();
+  fixture = await buildEveryTypeEntity(stack.db, 'Person');
+  // The fixture gives Secret an admin-only role but keeps the default EXCLUDE_SELECTED_ROLES, which
+  // shows it to every other role; INCLUDE_SELECTED_ROLES makes it what the fixture describes.
+  await stack.db
+    .updateTable('display_item')
+    .set({ permissions_type: 'INCLUDE_SELECTED_ROLES' })
+    .where('id', '=', fixture.fields.Secret.itemId)
+    .execute();
+});
+afterAll(() => stack?.close());
+
+const item = (page: Page, field: string) => page.getByTestId(`dossier-item-${fixture.fields[field].itemId}`);
+const shown = (page: Page, field: string) =>
+  page.getByTestId(`dossier-value-${fixture.fields[field].itemId}`);
+
+async function fillText(page: Page, field: string, text: string) {
+  const input = item(page, field).locator('input:not([type="file"]):not([type="hidden"]), textarea').first();
+  await input.fill(text);
+  await input.blur();
+}
+
+async function pick(page: Page, field: string, option: string) {
+  await item(page, field).locator('input').first().click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+async function createdId(page: Page): Promise<number> {
+  await page.waitForURL(/\/contentdossier\/\d+$/);
+  await page.getByTestId('dossier-detail-page').waitFor();
+  return Number(new URL(page.url()).pathname.split('/').pop());
+}
+
+test('an admin creates, reads and edits a dossier with every field type; duplicates, archive and role visibility', async () => {
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await page.getByTestId('dossier-create-page').waitFor();
+    expect(await page.getByTestId('dossier-create-title').textContent()).toBe('New Person');
+    expect(await page.title()).toBe('New Person');
+    // Name is obligatory: the asterisk shows, and Add without it puts the message under it
+    await expect.poll(() => item(page, 'Name').locator('.mantine-InputWrapper-required').count()).toBe(1);
+    await page.getByTestId('dossier-add').click();
+    await item(page, 'Name').getByText('This is a required field').waitFor();
+    expect(
+      await page.evaluate(() =>
+        document.activeElement?.closest('[data-item-id]')?.getAttribute('data-item-id'),
+      ),
+    ).toBe(String(fixture.fields.Name.itemId));
+
+    await fillText(page, 'Name', 'Ann Example');
+    const notes = item(page, 'Notes').locator('[contenteditable="true"], textarea').first();
+    await notes.click();
+    await page.keyboard.type('Met at the office');
+    await fillText(page, 'Amount', '12,50');
+    await fillText(page, 'Website', 'https://example.org');
+    await fillText(page, 'Email', 'ann@example.org');
+    await fillText(page, 'Birth date', '01-02-1990');
+    await fillText(page, 'Start time', '09:30');
+    // the geolocation editor: latitude and longitude inputs, or one "lat, lng" input
+    const coordinates = item(page, 'Location').locator('input:not([type="hidden"])');
+    if ((await coordinates.count()) >= 2) {
+      await coordinates.nth(0).fill('52.370216');
+      await coordinates.nth(1).fill('4.895168');
+      await coordinates.nth(1).blur();
+    } else await fillText(page, 'Location', '52.370216, 4.895168');
+    await pick(page, 'Status', 'Open');
+    await pick(page, 'Category', 'Parent');
+    await item(page, 'Organisation').locator('input').first().click();
+    await page.getByRole('option', { name: 'Acme', exact: true }).click();
+    const upload = item(page, 'Attachment').locator('input[type="file"]');
+    if ((await upload.count()) > 0)
+      await upload.setInputFiles({ name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    await fillText(page, 'Secret', 'top secret');
+    await fillText(page, 'Remarks', 'first remark');
+    await screenshot(page, 'dossier-create');
+
+    // Add lands on the new dossier's detail page, which shows the values
+    await page.getByTestId('dossier-add').click();
+    const firstId = await createdId(page);
+    await page.getByTestId('dossier-title').getByText('Ann Example').waitFor();
+    await shown(page, 'Name').getByText('Ann Example').waitFor();
+    expect(await shown(page, 'Notes').textContent()).toContain('Met at the office');
+    expect(await shown(page, 'Amount').textContent()).toContain('12,50');
+    expect(await shown(page, 'Website').textContent()).toContain('example.org');
+    expect(await shown(page, 'Email').textContent()).toContain('ann@example.org');
+    expect(await shown(page, 'Birth date').textContent()).toContain('01-02-1990');
+    expect(await shown(page, 'Start time').textContent()).toContain('09:30');
+    expect(await shown(page, 'Location').textContent()).toContain('52.370216');
+    expect(await shown(page, 'Status').textContent()).toContain('Open');
+    expect(await shown(page, 'Category').textContent()).toContain('Parent');
+    expect(await shown(page, 'Organisation').textContent()).toContain('Acme');
+    expect(await shown(page, 'Secret').textContent()).toContain('top secret');
+    expect(await page.getByTestId('dossier-breadcrumb').textContent()).toContain('Person');
+    expect(await page.title()).toBe('Ann Example P-1 - Person');
+    await screenshot(page, 'dossier-detail');
+
+    // The second tab through ?selectedTab=: Edit, change, Save and close, see it
+    await page.goto(`/contentdossier/${firstId}?selectedTab=${fixture.tabPositionId}`);
+    await shown(page, 'Remarks').getByText('first remark').waitFor();
+    await page.getByTestId('dossier-edit').click();
+    await fillText(page, 'Remarks', 'second remark');
+    await screenshot(page, 'dossier-edit');
+    await page.getByTestId('dossier-save-close').click();
+    await shown(page, 'Remarks').getByText('second remark').waitFor();
+    expect(new URL(page.url()).searchParams.get('selectedTab')).toBe(String(fixture.tabPositionId));
+    // switching tabs keeps the choice in the address
+    await page.getByTestId(`dossier-tab-${fixture.mainPositionId}`).click();
+    await expect
+      .poll(() => new URL(page.url()).searchParams.get('selectedTab'))
+      .toBe(String(fixture.mainPositionId));
+
+    // A second dossier with the same unique Name meets the duplicate warning
+    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await fillText(page, 'Name', 'Ann Example');
+    await page.getByTestId('dossier-add').click();
+    const modal = page.getByTestId('existing-matches-modal');
+    await modal.getByTestId(`existing-match-${firstId}`).waitFor();
+    await screenshot(page, 'dossier-duplicate-modal');
+    await page.getByTestId('existing-ignore').click();
+    const secondId = await createdId(page);
+    expect(secondId).not.toBe(firstId);
+    await shown(page, 'Name').getByText('Ann Example').waitFor();
+
+    // The list's quick edit changes the main position in a modal; quick show shows the change
+    await page.goto(`/defdossier/${fixture.entity.id}`);
+    const row = page.getByTestId('dossier-row').filter({ hasText: '12,50' });
+    await row.getByTestId('dossier-quick-edit').click();
+    const quickEdit = page.getByTestId('quick-edit-modal');
+    await item(quickEdit.page(), 'Email').waitFor();
+    await fillText(page, 'Email', 'ann@example.com');
+    await screenshot(page, 'dossier-quick-edit');
+    await page.getByTestId('quick-edit-save').click();
+    // the second Ann Example makes the unchanged Name a duplicate: the warning shows here too
+    await page.getByTestId('existing-ignore').click();
+    await page.getByTestId('quick-edit-save').waitFor({ state: 'detached' });
+    await row.getByTestId('dossier-quick-show').click();
+    await page.getByTestId('quick-show-modal').getByText('ann@example.com').waitFor();
+    await page.getByTestId('quick-show-close').click();
+
+    // An archived dossier shows the banner and no Edit
+    await stack.db
+      .updateTable('content_dossier')
+      .set({ archived: true })
+      .where('id', '=', secondId)
+      .execute();
+    await page.goto(`/contentdossier/${secondId}`);
+    await page.getByTestId('dossier-archived-banner').waitFor();
+    await shown(page, 'Name').waitFor();
+    expect(await page.getByTestId('dossier-edit').count()).toBe(0);
+  } finally {
+    await close();
+  }
+});
+
+test('a caseworker sees neither the hidden field on the screen nor in the API answer', async () => {
+  const [first] = await stack.db
+    .selectFrom('content_dossier')
+    .select('id')
+    .where('def_dossier_id', '=', fixture.entity.id)
+    .orderBy('id')
+    .execute();
+  expect(first).toBeDefined();
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await signIn(page, 'demo', DEMO_PASSWORD, `${stack.baseUrl}/`);
+    await page.getByTestId('main-menu').waitFor();
+    const id = Number(first.id);
+    const answer = page.waitForResponse(
+      (response) =>
+        new URL(response.url()).pathname === `/api/contentdossier/${id}` &&
+        response.request().method() === 'GET',
+    );
+    await page.goto(`/contentdossier/${id}`);
+    const body = (await (await answer).json()) as DossierDetail;
+    const secret = String(fixture.fields.Secret.itemId);
+    expect(body.items.map((i) => String(i.id))).not.toContain(secret);
+    expect(Object.keys(body.content)).not.toContain(secret);
+    expect(JSON.stringify(body)).not.toContain('top secret');
+    await shown(page, 'Name').getByText('Ann Example').waitFor();
+    expect(await page.getByTestId(`dossier-item-${secret}`).count()).toBe(0);
+    expect(await page.getByText('top secret').count()).toBe(0);
+    // Caseworkers may edit: the Edit button shows
+    await page.getByTestId('dossier-edit').waitFor();
+    await screenshot(page, 'dossier-detail-caseworker');
+  } finally {
+    await close();
+  }
+});
