@@ -1,12 +1,14 @@
 import { type DisplayItem, FIELD_TYPE_NAMES, TEXT_REGEX_PRESETS } from '@dossierbase/core';
 import { describe, expect, it } from 'vitest';
 import {
+  ageRangeToDates,
   agoText,
   amountAffix,
   amountToInput,
   applyDateMask,
   applyTextMask,
   applyTimeMask,
+  datesToAgeRange,
   dateToInput,
   daysFromToday,
   deadlineColor,
@@ -70,6 +72,17 @@ function item(
   };
 }
 
+describe('age slider', () => {
+  it('turns an age range into the birth dates of a date_between search and back', () => {
+    // 10 March 2026: aged 18 means born on or before 10-03-2008; at most 120 born after 10-03-1905.
+    expect(ageRangeToDates([18, 120], NOW)).toBe('1905-03-11,2008-03-10');
+    expect(ageRangeToDates([30, 30], NOW)).toBe('1995-03-11,1996-03-10');
+    expect(datesToAgeRange('1905-03-11,2008-03-10', NOW)).toEqual([18, 120]);
+    expect(datesToAgeRange('1995-03-11,1996-03-10', NOW)).toEqual([30, 30]);
+    expect(datesToAgeRange('nonsense', NOW)).toBeNull();
+  });
+});
+
 describe('text masks', () => {
   it('picks the mask from the preset regex or phone_number', () => {
     expect(textMaskOf({ regex: TEXT_REGEX_PRESETS.numbers_only, phone_number: false })).toBe('digits');
@@ -130,6 +143,16 @@ describe('date and time masks', () => {
     expect(applyTimeMask('9:5')).toBe('9:5');
     expect(applyTimeMask('ab12:345')).toBe('12:34');
     expect(applyTimeMask('14')).toBe('14');
+  });
+
+  it('refuses hours above 23 and minutes above 59 (digits only)', () => {
+    expect(applyTimeMask('25')).toBe('2');
+    expect(applyTimeMask('2359')).toBe('23:59');
+    expect(applyTimeMask('1467')).toBe('14:');
+    expect(applyTimeMask('14:7')).toBe('14:');
+    expect(applyTimeMask('1a4b3c0')).toBe('14:30');
+    expect(applyTimeMask('48:30', true)).toBe('48:30');
+    expect(applyTimeMask('48:70', true)).toBe('48:');
   });
 
   it('lets durations have up to four hour digits', () => {
@@ -214,6 +237,36 @@ describe('registry glue', () => {
     });
     expect(amountAffix({ valueType: 'percentage', currency: 'EUR' })).toEqual({ prefix: '', suffix: '%' });
     expect(amountAffix({ valueType: 'number', currency: 'EUR' })).toEqual({ prefix: '', suffix: '' });
+    // Spec document 2: the known currencies show their symbols.
+    const symbol = (currency: string) => amountAffix({ valueType: 'currency', currency }, 'nl-NL').prefix;
+    expect(['USD', 'COP', 'CRC', 'GBP', 'ILS', 'INR', 'JPY', 'KRW'].map(symbol)).toEqual([
+      '$',
+      '$',
+      '₡',
+      '£',
+      '₪',
+      '₹',
+      '¥',
+      '₩',
+    ]);
+    expect(['NGN', 'PHP', 'PLN', 'PYG', 'THB', 'UAH', 'VND'].map(symbol)).toEqual([
+      '₦',
+      '₱',
+      'zł',
+      '₲',
+      '฿',
+      '₴',
+      '₫',
+    ]);
+    expect(amountAffix({ valueType: 'currency', currency: 'EUR' }, 'en-US')).toEqual({
+      prefix: '€',
+      suffix: '',
+    });
+    expect(amountAffix({ valueType: 'currency', currency: 'EUR' }, 'de-DE')).toEqual({
+      prefix: '',
+      suffix: '€',
+    });
+    expect(filterAmountInput('1e5%')).toBe('15'); // percentage: no 'e'
     expect(amountToInput(1234.5, 2)).toBe('1234,50');
     expect(amountToInput(null, 2)).toBe('');
   });

@@ -198,19 +198,28 @@ export function applyDateMask(text: string, withTime = false): string {
 
 /**
  * HH:mm as the user types: digits and one colon. Without disable_limit the colon comes after two
- * digits; with it (durations) the user types the colon after up to four hour digits.
+ * digits; with it (durations) the user types the colon after up to four hour digits. Digits that
+ * cannot start a valid time are refused: hours above 23 (unless disable_limit), minutes above 59.
  */
 export function applyTimeMask(text: string, disableLimit = false): string {
   const cleaned = text.replace(/[^\d:]/g, '');
   const colon = cleaned.indexOf(':');
   const maxHours = disableLimit ? 4 : 2;
+  let hours: string;
+  let minutes: string | null;
   if (colon >= 0) {
-    const hours = cleaned.slice(0, colon).slice(0, maxHours);
-    const minutes = digitsOnly(cleaned.slice(colon + 1)).slice(0, 2);
-    return `${hours}:${minutes}`;
+    hours = cleaned.slice(0, colon).slice(0, maxHours);
+    minutes = digitsOnly(cleaned.slice(colon + 1)).slice(0, 2);
+  } else if (disableLimit || cleaned.length <= 2) {
+    hours = cleaned.slice(0, maxHours);
+    minutes = null;
+  } else {
+    hours = cleaned.slice(0, 2);
+    minutes = cleaned.slice(2, 4);
   }
-  if (disableLimit) return cleaned.slice(0, maxHours);
-  return cleaned.length > 2 ? `${cleaned.slice(0, 2)}:${cleaned.slice(2, 4)}` : cleaned;
+  if (!disableLimit && hours.length === 2 && Number(hours) > 23) hours = hours.slice(0, 1);
+  if (minutes !== null && minutes !== '' && minutes[0] > '5') minutes = '';
+  return minutes === null ? hours : `${hours}:${minutes}`;
 }
 
 // ---------- dates
@@ -283,6 +292,36 @@ export function agoText(value: unknown, locale: string, now: Date = new Date()):
   return rtf.format(Math.trunc(days / 365), 'year');
 }
 
+/** Spec: the age slider of a date search (show_slider) runs from 18 to 120 years. */
+export const AGE_SLIDER = { min: 18, max: 120 } as const;
+
+function shiftYmd(day: Ymd, years: number, days = 0): string {
+  return ymdToIso(addUnits(addUnits(day, years, 'year'), days, 'day'));
+}
+
+/**
+ * Birth dates of people aged `min` to `max` years today (Amsterdam): from the day after the
+ * (max + 1)th birthday bound to the min-th birthday bound, as the date_between value 'from,to'.
+ */
+export function ageRangeToDates([min, max]: readonly [number, number], now: Date = new Date()): string {
+  const today = todayYmd(now);
+  return `${shiftYmd(today, -(max + 1), 1)},${shiftYmd(today, -min)}`;
+}
+
+/** The age range a date_between value stands for (the slider's position), or null. */
+export function datesToAgeRange(value: unknown, now: Date = new Date()): [number, number] | null {
+  const [from, to] = splitRange(value);
+  const a = parseDateOnly(from);
+  const b = parseDateOnly(to);
+  if (!a || !b) return null;
+  const today = todayYmd(now);
+  const age = (born: Ymd) =>
+    today.year -
+    born.year -
+    (today.month < born.month || (today.month === born.month && today.day < born.day) ? 1 : 0);
+  return [age(b), age(addUnits(a, -1, 'day')) - 1];
+}
+
 /** A search date typed as DD-MM-YYYY to the operators' ISO 'YYYY-MM-DD' (or null). */
 export function searchDateToIso(text: string): string | null {
   const day = parseDateOnly(text.trim());
@@ -333,6 +372,26 @@ export function safeHref(url: unknown): string | null {
 
 // ---------- amounts
 
+/** Spec document 2: the symbols of the known currencies (others fall back to Intl's narrow symbol). */
+export const CURRENCY_SYMBOLS: Readonly<Record<string, string>> = {
+  USD: '$',
+  COP: '$',
+  EUR: '€',
+  CRC: '₡',
+  GBP: '£',
+  ILS: '₪',
+  INR: '₹',
+  JPY: '¥',
+  KRW: '₩',
+  NGN: '₦',
+  PHP: '₱',
+  PLN: 'zł',
+  PYG: '₲',
+  THB: '฿',
+  UAH: '₴',
+  VND: '₫',
+};
+
 /** The currency symbol or % beside an amount input, in the locale's position. */
 export function amountAffix(
   settings: { valueType: 'number' | 'currency' | 'percentage'; currency: string },
@@ -343,10 +402,11 @@ export function amountAffix(
   const parts = new Intl.NumberFormat(toIntlLocale(locale), {
     style: 'currency',
     currency: settings.currency,
+    currencyDisplay: 'narrowSymbol',
   }).formatToParts(1);
   const at = parts.findIndex((p) => p.type === 'currency');
   const first = parts.findIndex((p) => p.type === 'integer');
-  const symbol = parts[at]?.value ?? settings.currency;
+  const symbol = CURRENCY_SYMBOLS[settings.currency] ?? parts[at]?.value ?? settings.currency;
   return at < first ? { prefix: symbol, suffix: '' } : { prefix: '', suffix: symbol };
 }
 

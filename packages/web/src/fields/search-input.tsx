@@ -1,14 +1,18 @@
 import { type OperatorName, operatorValueKind, operatorValueSchema } from '@dossierbase/core';
-import { Group, MultiSelect, Select, TextInput } from '@mantine/core';
+import { Group, Input, MultiSelect, RangeSlider, Select, Slider, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
+  AGE_SLIDER,
+  ageRangeToDates,
   applyDateMask,
+  datesToAgeRange,
   digitsOnly,
   filterAmountInput,
   formatFieldValue,
   itemFieldType,
   operatorLabelKey,
   operatorsOf,
+  parseSettings,
   searchDateToIso,
   splitRange,
 } from './helpers';
@@ -32,6 +36,44 @@ export function isSearchValueValid(type: string, value: FieldSearchProps['value'
 }
 
 /**
+ * Date search with show_slider: an age range slider (18-120 years) searching the matching birth dates
+ * (date_between). Untouched, it does not filter.
+ */
+function AgeSliderSearch(props: FieldSearchProps) {
+  const { t } = useTranslation();
+  const range = datesToAgeRange(props.value?.operator === 'date_between' ? props.value.value : null) ?? [
+    AGE_SLIDER.min,
+    AGE_SLIDER.max,
+  ];
+  return (
+    <Input.Wrapper label={props.label} description={t('fields.search.age', { min: range[0], max: range[1] })}>
+      <RangeSlider
+        mt="xs"
+        mb="lg"
+        min={AGE_SLIDER.min}
+        max={AGE_SLIDER.max}
+        minRange={0}
+        defaultValue={range}
+        key={range.join('-')}
+        marks={[
+          { value: AGE_SLIDER.min, label: String(AGE_SLIDER.min) },
+          { value: 65, label: '65' },
+          { value: AGE_SLIDER.max, label: String(AGE_SLIDER.max) },
+        ]}
+        data-testid="search-age-slider"
+        onChangeEnd={(next) =>
+          props.onChange(
+            next[0] === AGE_SLIDER.min && next[1] === AGE_SLIDER.max
+              ? null
+              : { operator: 'date_between', value: ageRangeToDates(next) },
+          )
+        }
+      />
+    </Input.Wrapper>
+  );
+}
+
+/**
  * Operator picker (the registry's operators for the type) plus a value input for the operator's
  * value kind. Dates are typed DD-MM-YYYY and sent as YYYY-MM-DD; ranges as "a,b".
  */
@@ -44,7 +86,9 @@ export function FieldSearchInput(props: FieldSearchProps) {
   const kind = operator ? operatorValueKind(type as never, operator) : 'none';
   const options = useListOptions(props.item, props.options);
   const { setSearch, users } = useUserSearch(kind === 'user' ? props.loadUsers : undefined, props.users);
+  const slider = parseSettings<{ show_slider?: boolean; max_slider?: number }>(type, props.settings);
   if (operators.length === 0) return null;
+  if (type === 'date' && slider.show_slider) return <AgeSliderSearch {...props} />;
 
   const setValue = (value: unknown) => operator && props.onChange({ operator, value });
   const raw = props.value?.value;
@@ -69,8 +113,8 @@ export function FieldSearchInput(props: FieldSearchProps) {
     case 'text':
       input = <TextInput value={text} onChange={(e) => setValue(e.currentTarget.value)} />;
       break;
-    case 'number':
-      input = (
+    case 'number': {
+      const field = (
         <TextInput
           inputMode="decimal"
           value={text}
@@ -79,7 +123,25 @@ export function FieldSearchInput(props: FieldSearchProps) {
           }
         />
       );
+      // show_slider: a slider from 0 to max_slider sets the same value.
+      const max = slider.max_slider ?? 1000;
+      input = slider.show_slider ? (
+        <Stack gap={4}>
+          {field}
+          <Slider
+            min={0}
+            max={max}
+            step={max > 100 ? 1 : 0.1}
+            value={Math.min(Number(text) || 0, max)}
+            data-testid="search-number-slider"
+            onChange={(v) => setValue(String(v))}
+          />
+        </Stack>
+      ) : (
+        field
+      );
       break;
+    }
     case 'count':
       input = (
         <TextInput
