@@ -205,3 +205,55 @@ test('a caseworker sees neither the hidden field on the screen nor in the API an
     await close();
   }
 });
+
+test('create page: leave dialog, add and continue, vertical detail layout, unknown dossier', async () => {
+  const settings = { ...fixture.entity.settings, add_continue: true, detail_layout: 'vertical' };
+  await stack.db
+    .updateTable('def_dossier')
+    .set({ settings: JSON.stringify(settings) as never })
+    .where('id', '=', fixture.entity.id)
+    .execute();
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await fillText(page, 'Name', 'Bob Leaving');
+
+    // Leaving with unsaved changes asks first
+    await page.getByTestId('dossier-back-overview').click();
+    const leave = page.getByTestId('dossier-leave-modal');
+    await leave.getByText('Discard changes to Person').waitFor();
+    await page.getByTestId('dossier-continue-working').click();
+    await leave.waitFor({ state: 'hidden' });
+    expect(new URL(page.url()).pathname).toBe(`/contentdossier/create/${fixture.entity.id}`);
+
+    // Add and continue saves, empties the form and stays
+    await page.getByTestId('dossier-add-continue').click();
+    await page.getByTestId('dossier-continue-success').waitFor();
+    await expect.poll(() => item(page, 'Name').locator('input').inputValue()).toBe('');
+    expect(new URL(page.url()).pathname).toBe(`/contentdossier/create/${fixture.entity.id}`);
+    const saved = await stack.db
+      .selectFrom('content_dossier')
+      .select('id')
+      .where('def_dossier_id', '=', fixture.entity.id)
+      .where('summary', 'like', 'Bob Leaving%')
+      .executeTakeFirst();
+    expect(saved).toBeDefined();
+
+    // Nothing typed now: leaving does not ask
+    await page.getByTestId('dossier-back-overview').click();
+    await page.waitForURL(`**/defdossier/${fixture.entity.id}`);
+
+    // The vertical detail layout shows the tabs as pills beside the content
+    await page.goto(`/contentdossier/${Number(saved?.id)}`);
+    await shown(page, 'Name').getByText('Bob Leaving').waitFor();
+    expect(await page.getByRole('tablist').getAttribute('aria-orientation')).toBe('vertical');
+    await screenshot(page, 'dossier-detail-vertical');
+
+    // An unknown dossier shows the not-found page
+    await page.goto('/contentdossier/987654');
+    await page.getByTestId('not-found-page').waitFor();
+  } finally {
+    await close();
+  }
+});
