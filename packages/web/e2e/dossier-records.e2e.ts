@@ -1,7 +1,14 @@
 import type { DossierDetail } from '@dossierbase/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { buildEveryTypeEntity, type EveryTypeEntity } from './dossier-fixture';
+import {
+  buildDataField,
+  buildDefField,
+  buildDisplayItem,
+  buildDisplayPosition,
+} from '../../server/test/entity-factories';
+import { addMember, buildDefDossier, buildEnvironment } from '../../server/test/factories';
+import { buildEveryTypeEntity, type EveryTypeEntity, insertDossier } from './dossier-fixture';
 import {
   DEMO_PASSWORD,
   openBrowser,
@@ -50,6 +57,7 @@ async function createdId(page: Page): Promise<number> {
 
 test('an admin creates, reads and edits a dossier with every field type; duplicates, archive and role visibility', async () => {
   const { page, close } = await openBrowser(stack.baseUrl);
+  page.on('pageerror', (error) => console.error('page error:', error.message));
   try {
     await openDemoAsAdmin(page, stack.baseUrl);
     await page.goto(`/contentdossier/create/${fixture.entity.id}`);
@@ -253,6 +261,41 @@ test('create page: leave dialog, add and continue, vertical detail layout, unkno
     // An unknown dossier shows the not-found page
     await page.goto('/contentdossier/987654');
     await page.getByTestId('not-found-page').waitFor();
+  } finally {
+    await close();
+  }
+});
+
+test('a dossier of another environment of the user switches to that environment', async () => {
+  const branch = await buildEnvironment(stack.db, { name: 'Branch office' });
+  const admin = await stack.db
+    .selectFrom('app_user')
+    .select('id')
+    .where('username', '=', 'admin')
+    .executeTakeFirstOrThrow();
+  await addMember(stack.db, branch.id, {
+    user: { id: Number(admin.id) },
+    credentials: ['environment-admin'],
+  });
+  const entity = await buildDefDossier(stack.db, branch.id, { name: 'Branch case' });
+  const main = await buildDisplayPosition(stack.db, entity, {
+    name: 'General',
+    type: 'main_content',
+    rank: 1,
+  });
+  const title = await buildDefField(stack.db, branch.id, { type: 'text', name: 'Branch title' });
+  const titleData = await buildDataField(stack.db, entity, title.id, { name: 'Title' });
+  await buildDisplayItem(stack.db, entity, { dataFieldId: titleData.id, positionId: main.id });
+  const id = await insertDossier(stack.db, entity, 'Roof repair', { [titleData.id]: 'Roof repair' });
+
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+    expect(await page.getByTestId('shell-environment-name').textContent()).toBe('Demo');
+    await page.goto(`/contentdossier/${id}`);
+    await page.getByTestId('dossier-title').getByText('Roof repair').waitFor();
+    await expect.poll(() => page.getByTestId('shell-environment-name').textContent()).toBe('Branch office');
+    expect(await page.getByTestId('dossier-breadcrumb').textContent()).toContain('Branch case');
   } finally {
     await close();
   }
