@@ -31,14 +31,16 @@ export default function SignatureCanvas({
     padRef.current = pad;
     const onEnd = () => setEmpty(pad.isEmpty());
     pad.addEventListener('endStroke', onEnd);
-    // Draw at the screen's pixel density; a resize clears the pad (the library cannot rescale strokes).
+    // Draw at the screen's pixel density; after a layout change the strokes are drawn again.
     const resize = () => {
+      const strokes = pad.toData();
       const ratio = Math.max(window.devicePixelRatio || 1, 1);
       canvas.width = canvas.offsetWidth * ratio;
       canvas.height = canvas.offsetHeight * ratio;
       canvas.getContext('2d')?.scale(ratio, ratio);
       pad.clear();
-      setEmpty(true);
+      pad.fromData(strokes);
+      setEmpty(pad.isEmpty());
     };
     resize();
     const observer = new ResizeObserver(() => {
