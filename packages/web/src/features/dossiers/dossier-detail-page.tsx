@@ -5,6 +5,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams, useSearchParams } from 'react-router';
+import { NotFoundPage } from '../../app/not-found-page';
 import { joinEnvironmentRoom } from '../../app/realtime';
 import { useFieldLocale } from '../../fields/shared';
 import { environmentStore, useEnvironment } from '../environments/environment-store';
@@ -111,6 +112,8 @@ export function DossierDetailPage() {
   if (failed) return <PageError error={failed} />;
   if (access.error) return <PageError error={access.error} />;
   if (!data || switching || layoutLoading || access.isPending) return <PageLoading />;
+  // With no positions at all the general not-found message is raised (spec doc 3, page layouts).
+  if (tabs.length === 0) return <NotFoundPage />;
   if (!access.data.tabsAllowed)
     return (
       <Alert color="red" m="md" data-testid="dossier-not-allowed">

@@ -8,9 +8,11 @@ import {
   initialValues,
   itemsForMode,
   parseConditions,
+  readSettings,
   requiredErrors,
   toPayload,
 } from './form-logic';
+import { knownUsers } from './use-field-sources';
 
 function field(
   id: number,
@@ -196,6 +198,39 @@ describe('layout helpers', () => {
     expect(detailTabs(null, items, () => '')).toEqual([
       { id: 8, type: 'main_content', name: null },
       { id: 9, type: 'tab', name: null },
+    ]);
+  });
+});
+
+describe('entity settings and known users', () => {
+  it('reads detail_layout, add_continue, layout_sidebar and conditions with safe defaults', () => {
+    expect(readSettings(undefined)).toEqual({
+      detailLayout: 'default',
+      addContinue: false,
+      layoutSidebar: false,
+      conditions: [],
+    });
+    const read = readSettings({
+      detail_layout: 'vertical',
+      add_continue: true,
+      layout_sidebar: 'yes',
+      conditions: [{ actions: [{ type: 'show_fields', values: [1] }] }],
+    });
+    expect(read).toMatchObject({ detailLayout: 'vertical', addContinue: true, layoutSidebar: false });
+    expect(read.conditions).toHaveLength(1);
+  });
+
+  it('lists the dossier users once each', () => {
+    expect(
+      knownUsers(
+        { id: 1, username: 'admin' },
+        null,
+        { id: 1, username: 'admin' },
+        { id: 2, username: 'demo' },
+      ),
+    ).toEqual([
+      { id: 1, name: 'admin' },
+      { id: 2, name: 'demo' },
     ]);
   });
 });

@@ -193,3 +193,29 @@ export function initialValues(
   }
   return values;
 }
+
+// ---------- entity settings the dossier screens read
+
+export interface EntitySettings {
+  detailLayout: 'default' | 'vertical';
+  addContinue: boolean;
+  layoutSidebar: boolean;
+  conditions: Condition[];
+}
+
+export const NO_SETTINGS: EntitySettings = {
+  detailLayout: 'default',
+  addContinue: false,
+  layoutSidebar: false,
+  conditions: [],
+};
+
+export function readSettings(raw: Record<string, unknown> | undefined): EntitySettings {
+  if (!raw) return NO_SETTINGS;
+  return {
+    detailLayout: raw.detail_layout === 'vertical' ? 'vertical' : 'default',
+    addContinue: raw.add_continue === true,
+    layoutSidebar: raw.layout_sidebar === true,
+    conditions: parseConditions(raw.conditions),
+  };
+}

@@ -1,4 +1,4 @@
-import type { Condition, DefDossier, DisplayItem, DisplayPosition, ListOption } from '@dossierbase/core';
+import type { DefDossier, DisplayItem, DisplayPosition, ListOption } from '@dossierbase/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
@@ -6,18 +6,11 @@ import { pickCulture, toIntlLocale } from '../../fields/helpers';
 import { useTokenData } from '../auth/session';
 import { isEnvironmentAdmin, useEnvironment } from '../environments/environment-store';
 import { dossierKeys } from './dossier-api';
-import { parseConditions } from './form-logic';
+import { type EntitySettings, NO_SETTINGS, readSettings } from './form-logic';
 
 // What the dossier screens know about an entity. Names come from the environment every member
 // has; settings, positions, the create form's items and list options come from the configuration
 // calls, which the server answers for environment admins only.
-
-export interface EntitySettings {
-  detailLayout: 'default' | 'vertical';
-  addContinue: boolean;
-  layoutSidebar: boolean;
-  conditions: Condition[];
-}
 
 export interface EntityLayout {
   /** Configuration readable (environment admin); otherwise only names and the dossier answers. */
@@ -30,25 +23,8 @@ export interface EntityLayout {
   options: Map<number, ListOption[]>;
 }
 
-const NO_SETTINGS: EntitySettings = {
-  detailLayout: 'default',
-  addContinue: false,
-  layoutSidebar: false,
-  conditions: [],
-};
-
 interface Results<T> {
   results: T[];
-}
-
-export function readSettings(raw: Record<string, unknown> | undefined): EntitySettings {
-  if (!raw) return NO_SETTINGS;
-  return {
-    detailLayout: raw.detail_layout === 'vertical' ? 'vertical' : 'default',
-    addContinue: raw.add_continue === true,
-    layoutSidebar: raw.layout_sidebar === true,
-    conditions: parseConditions(raw.conditions),
-  };
 }
 
 async function loadLayout(
