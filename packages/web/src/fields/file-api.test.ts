@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import {
+  acceptOf,
   dataUrlToFile,
   fileDownloadUrl,
   isPreviewableImage,
@@ -32,6 +33,11 @@ describe('file helpers', () => {
     expect(isPreviewableImage('image/png')).toBe(true);
     expect(isPreviewableImage('image/svg+xml')).toBe(false);
     expect(isPreviewableImage('application/pdf')).toBe(false);
+  });
+
+  it('filters the picker by the allowed groups', () => {
+    expect(acceptOf({ file_types: [] })).toBeUndefined();
+    expect(acceptOf({ file_types: ['images', 'spreadsheet'] })).toBe('image/*,.xls,.xlsx,.ods,.csv,text/csv');
   });
 
   it('uses the spec pen for signatures', () => {

@@ -1,4 +1,4 @@
-import type { FileBody, FileUpload } from '@dossierbase/core';
+import type { FileBody, FileSettings, FileUpload } from '@dossierbase/core';
 import { useQueries } from '@tanstack/react-query';
 import { api, buildUrl } from '../api/client';
 
@@ -53,4 +53,18 @@ export function useFileInfos(ids: readonly number[]) {
 /** Image types the browser shows inline (the server serves these inline too). */
 export function isPreviewableImage(mime: string | undefined): boolean {
   return !!mime && /^image\/(png|jpeg|gif|webp)$/.test(mime);
+}
+
+const ACCEPT: Record<FileSettings['file_types'][number], string> = {
+  images: 'image/*',
+  audio: 'audio/*',
+  video: 'video/*',
+  documents: '.pdf,.doc,.docx,.odt,.rtf,.txt,application/pdf,text/plain',
+  spreadsheet: '.xls,.xlsx,.ods,.csv,text/csv',
+  presentation: '.ppt,.pptx,.odp',
+};
+
+/** The file picker's accept filter for the allowed groups (undefined: every type). */
+export function acceptOf(settings: Pick<FileSettings, 'file_types'>): string | undefined {
+  return settings.file_types.length ? settings.file_types.map((group) => ACCEPT[group]).join(',') : undefined;
 }

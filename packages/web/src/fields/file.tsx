@@ -1,10 +1,11 @@
-import { type FileBody, type FileSettings, isFileTypeAllowed } from '@dossierbase/core';
+import { type FileBody, type FileSettings, isFileTypeAllowed, MAX_FILE_BYTES } from '@dossierbase/core';
 import { ActionIcon, Anchor, Button, FileInput, Group, Image, Input, Loader, Stack } from '@mantine/core';
 import { IconDownload, IconPaperclip, IconX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
+  acceptOf,
   dataUrlToFile,
   fileDownloadUrl,
   fileQueryKey,
@@ -176,6 +177,11 @@ export function FileEditor(props: FieldEditorProps) {
       setMessage(t('fields.file.type_not_allowed', { name: refused.name }));
       return;
     }
+    const tooLarge = files.find((f) => f.size > MAX_FILE_BYTES);
+    if (tooLarge) {
+      setMessage(t('fields.file.too_large', { name: tooLarge.name, size: MAX_FILE_BYTES / 1024 / 1024 }));
+      return;
+    }
     setBusy(true);
     try {
       const ids: number[] = [];
@@ -235,6 +241,7 @@ export function FileEditor(props: FieldEditorProps) {
         error={error}
         disabled={props.disabled || busy || !upload}
         multiple={settings.multiple}
+        accept={acceptOf(settings)}
         placeholder={busy ? t('fields.file.uploading') : t('fields.file.choose')}
         leftSection={busy ? <Loader size="xs" /> : <IconPaperclip size={16} />}
         value={settings.multiple ? [] : null}

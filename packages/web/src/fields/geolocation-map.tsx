@@ -52,6 +52,17 @@ function PointMarker({ point, onChange }: { point: GeoPoint; onChange?: (p: GeoP
   );
 }
 
+/** Leaflet measures its box once; a map first shown in a hidden tab or a growing layout re-measures. */
+function FitContainer() {
+  const map = useMap();
+  useEffect(() => {
+    const observer = new ResizeObserver(() => map.invalidateSize());
+    observer.observe(map.getContainer());
+    return () => observer.disconnect();
+  }, [map]);
+  return null;
+}
+
 /** A click on the map places the marker there (edit mode only). */
 function ClickToPlace({ onPick }: { onPick: (p: GeoPoint) => void }) {
   const map = useMapEvents({
@@ -93,6 +104,7 @@ export default function GeolocationMap({
         <TileLayer url={tileUrl} attribution={MAP_ATTRIBUTION} />
         {point ? <PointMarker point={point} onChange={onChange} /> : null}
         <FollowPoint point={point} />
+        <FitContainer />
         {onChange ? <ClickToPlace onPick={onChange} /> : null}
       </MapContainer>
     </section>
