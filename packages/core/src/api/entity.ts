@@ -257,7 +257,15 @@ export interface DefDossierDefField {
   obligatory: boolean;
   locked: boolean;
   settings: Record<string, unknown>;
-  def_field: { id: number; uuid: string; name: string; type: string; settings: Record<string, unknown> };
+  def_field: {
+    id: number;
+    uuid: string;
+    name: string;
+    type: string;
+    settings: Record<string, unknown>;
+    /** list and tree options the user may see (on the items of dossier reads) */
+    def_field_lists?: ListOption[];
+  };
 }
 
 // ---------- links (/api/defdossierlink)

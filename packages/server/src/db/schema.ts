@@ -45,6 +45,8 @@ export interface EnvironmentTable {
   apply_template: number | null;
   settings: Json<Record<string, unknown>>;
   env_modules: ColumnType<string[], string[] | undefined, string[]>;
+  /** moved on by triggers on every configuration write (bigint: read as text) */
+  config_version: Generated<string>;
   created_by: number | null;
   modified_by: number | null;
   created_at: Generated<Date>;

@@ -6,6 +6,7 @@ import type {
   DefFieldTable,
   DisplayItemTable,
 } from '../db/schema';
+import { configCached } from './config-cache';
 import { entityPermissions } from './entity';
 import { type EnvironmentAccess, isEnvironmentAdmin } from './environment';
 
@@ -33,18 +34,39 @@ export function itemVisibleForRoles(access: EnvironmentAccess, item: DisplayItem
   return item.permissions_type === 'INCLUDE_SELECTED_ROLES' ? matches : !matches;
 }
 
+/** Role restriction of a list option: hidden from users holding one of its roles; admins bypass. */
+export function listOptionVisible(
+  access: EnvironmentAccess,
+  option: { settings: { roles?: number[] } },
+): boolean {
+  if (isEnvironmentAdmin(access)) return true;
+  const roleIds = new Set(access.membership?.role_ids ?? []);
+  return !(option.settings.roles ?? []).some((role) => roleIds.has(role));
+}
+
 /**
  * The display items of the entity in the given views that the user may see: role visibility per
  * item, and for link items 'show' permission on the link's child entity. Hidden items never leave
  * the server and may not be written. Ordered by position rank, item rank, col, id.
  */
-export async function visibleItems(
+export function visibleItems(
   db: Db,
   access: EnvironmentAccess,
   defDossierId: number,
   views: string[],
 ): Promise<VisibleItem[]> {
-  if (views.length === 0) return [];
+  if (views.length === 0) return Promise.resolve([]);
+  return configCached(access, `visible-items:${defDossierId}:${views.join(',')}`, () =>
+    readVisibleItems(db, access, defDossierId, views),
+  );
+}
+
+async function readVisibleItems(
+  db: Db,
+  access: EnvironmentAccess,
+  defDossierId: number,
+  views: string[],
+): Promise<VisibleItem[]> {
   const rows = await db
     .selectFrom('display_item as i')
     .leftJoin('display_position as p', 'p.id', 'i.display_position_id')

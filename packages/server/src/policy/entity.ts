@@ -2,6 +2,7 @@ import type { PermissionAction } from '@dossierbase/core';
 import { PERMISSION_ACTIONS } from '@dossierbase/core';
 import type { Db } from '../db/database';
 import { notFound } from '../http-errors';
+import { configCached } from './config-cache';
 import { type EnvironmentAccess, isEnvironmentAdmin } from './environment';
 
 /**
@@ -16,24 +17,29 @@ export async function entityPermissions(
   if (isEnvironmentAdmin(access)) return new Set(PERMISSION_ACTIONS);
   const roleIds = access.membership?.role_ids ?? [];
   if (roleIds.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('permission')
-    .select('actions')
-    .where('environment_id', '=', access.environment.id)
-    .where('def_dossier_id', '=', defDossierId)
-    .where('role_id', 'in', roleIds)
-    .execute();
-  return new Set(rows.flatMap((row) => row.actions as PermissionAction[]));
+  const actions = await configCached(access, `permissions:${defDossierId}`, async () => {
+    const rows = await db
+      .selectFrom('permission')
+      .select('actions')
+      .where('environment_id', '=', access.environment.id)
+      .where('def_dossier_id', '=', defDossierId)
+      .where('role_id', 'in', roleIds)
+      .execute();
+    return rows.flatMap((row) => row.actions as PermissionAction[]);
+  });
+  return new Set(actions);
 }
 
 /** The entity, when it belongs to the environment of the access; 404 otherwise (never another tenant's). */
 export async function entityInEnvironment(db: Db, access: EnvironmentAccess, defDossierId: number) {
-  const entity = await db
-    .selectFrom('def_dossier')
-    .selectAll()
-    .where('id', '=', defDossierId)
-    .where('environment_id', '=', access.environment.id)
-    .executeTakeFirst();
+  const entity = await configCached(access, `entity:${defDossierId}`, () =>
+    db
+      .selectFrom('def_dossier')
+      .selectAll()
+      .where('id', '=', defDossierId)
+      .where('environment_id', '=', access.environment.id)
+      .executeTakeFirst(),
+  );
   if (!entity) throw notFound('Entity not found');
   return entity;
 }

@@ -1,6 +1,6 @@
 import { type CompiledQuery, sql } from 'kysely';
-import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/database';
+import { createPromiseCache } from '../promise-cache';
 
 // Counts and aggregations of the list call depend only on the filters and on the data, not on the page
 // or the sort, so paging and sorting a filtered list of a million dossiers should not count it again.
@@ -8,7 +8,7 @@ import type { Db } from '../db/database';
 // the triggers of migration 2026-11-22T0305 move that version on every write, on every node, so a
 // cached figure is never served for data that has changed since.
 
-const cache = new LRUCache<string, Promise<unknown>>({ max: 10_000, ttl: 15 * 60_000 });
+const cache = createPromiseCache({ max: 10_000, ttlMs: 15 * 60_000 });
 
 /** Sum of the data versions of the entity and of every entity a link joins to it (only ever grows). */
 export async function entityDataVersion(db: Db, defDossierId: number): Promise<string> {
@@ -24,19 +24,5 @@ export async function entityDataVersion(db: Db, defDossierId: number): Promise<s
 
 export const queryKey = (query: CompiledQuery) => `${query.sql}\u0000${JSON.stringify(query.parameters)}`;
 
-/**
- * The cached result of `compute` under `key`, computing it once per key even when requests arrive
- * together; a failure is not cached.
- */
-export function cachedResult<T>(key: string, compute: () => Promise<T>): Promise<T> {
-  const hit = cache.get(key) as Promise<T> | undefined;
-  if (hit) return hit;
-  const pending = compute();
-  cache.set(key, pending);
-  pending.catch(() => cache.delete(key));
-  return pending;
-}
-
-export function clearListCache() {
-  cache.clear();
-}
+/** The cached result of `compute` under `key` (see createPromiseCache). */
+export const cachedResult = <T>(key: string, compute: () => Promise<T>) => cache.get(key, compute);

@@ -24,7 +24,7 @@ import {
   parseListParams,
   runAggregations,
 } from '../../query/list-query';
-import { presentDisplayItems } from '../display-item/present';
+import { presentItems } from '../content-dossier/present';
 import { presentDossiers } from './present';
 
 export const FILTER_VIEWS = ['list', 'search', 'advanced-search'];
@@ -138,10 +138,7 @@ export async function listDossiers(
   const [dossiers, contents, items] = await Promise.all([
     presentDossiers(db, rows),
     contentsOf(db, access, listItems, rows),
-    presentDisplayItems(
-      db,
-      listItems.map((v) => v.item),
-    ),
+    presentItems(db, access, listItems),
   ]);
   return {
     results: { dossiers, contents, items, aggregations },

@@ -1,7 +1,10 @@
 import type { DisplayItem, Dossier, DossierDetail } from '@dossierbase/core';
 import type { Db } from '../../db/database';
-import type { VisibleItem } from '../../policy/display-item';
+import { configCached } from '../../policy/config-cache';
+import { listOptionVisible, type VisibleItem } from '../../policy/display-item';
+import type { EnvironmentAccess } from '../../policy/environment';
 import { presentDossiers } from '../content-dossier-list/present';
+import { presentListOption } from '../def-field/present';
 import { presentDisplayItems } from '../display-item/present';
 import type { DossierRow } from './service';
 
@@ -11,14 +14,54 @@ export async function presentDossier(db: Db, row: DossierRow): Promise<Dossier> 
   return dossier;
 }
 
-export const presentItems = (db: Db, items: VisibleItem[]): Promise<DisplayItem[]> =>
-  presentDisplayItems(
-    db,
-    items.map((v) => v.item),
-  );
+/**
+ * Display items as a dossier page needs them: with the list and tree options the user may see
+ * (spec 2 section 5, list option roles), cached with the configuration.
+ */
+export function presentItems(
+  db: Db,
+  access: EnvironmentAccess,
+  items: VisibleItem[],
+): Promise<DisplayItem[]> {
+  const key = `presented-items:${items.map((v) => v.item.id).join(',')}`;
+  return configCached(access, key, async () => {
+    const optionFieldIds = [
+      ...new Set(items.flatMap((v) => (v.field && OPTION_TYPES.has(v.field.type) ? [v.field.id] : []))),
+    ];
+    const [presented, options] = await Promise.all([
+      presentDisplayItems(
+        db,
+        items.map((v) => v.item),
+      ),
+      optionFieldIds.length
+        ? db
+            .selectFrom('def_field_list')
+            .selectAll()
+            .where('environment_id', '=', access.environment.id)
+            .where('def_field_id', 'in', optionFieldIds)
+            .orderBy('rank')
+            .orderBy('id')
+            .execute()
+        : Promise.resolve([]),
+    ]);
+    const visible = options.filter((option) => listOptionVisible(access, option)).map(presentListOption);
+    return presented.map((item) => {
+      const dataField = item.def_dossier_def_field;
+      if (!dataField || !OPTION_TYPES.has(dataField.def_field.type)) return item;
+      const def_field_lists = visible.filter((option) => option.def_field_id === dataField.def_field.id);
+      return {
+        ...item,
+        def_dossier_def_field: { ...dataField, def_field: { ...dataField.def_field, def_field_lists } },
+      };
+    });
+  });
+}
+
+const OPTION_TYPES = new Set(['list', 'tree']);
 
 export async function presentDetail(
   db: Db,
+  access: EnvironmentAccess,
   row: DossierRow,
   items: VisibleItem[],
   content: Record<string, unknown>,
@@ -27,7 +70,7 @@ export async function presentDetail(
   return {
     dossier: await presentDossier(db, row),
     content,
-    items: await presentItems(db, items),
+    items: await presentItems(db, access, items),
     subscribed: marks.subscribed,
     favorite: marks.favorite,
   };

@@ -494,8 +494,9 @@ describe('visibleItems', () => {
     await setRoles(s.fields.email.item.id, 'EXCLUDE_SELECTED_ROLES', [s.role.id]);
     await setRoles(s.fields.url.item.id, 'EXCLUDE_SELECTED_ROLES', [s.role.id + 1000000]);
     const member = await access(s.memberId);
+    // access is read per request, as the routes do: it carries the configuration version
     const ids = async (views: string[]) =>
-      (await visibleItems(t.db, member, s.client.id, views)).map((v) => v.item.id);
+      (await visibleItems(t.db, await access(s.memberId), s.client.id, views)).map((v) => v.item.id);
     const seen = await ids(['show/edit']);
     expect(seen).toContain(s.fields.name.item.id);
     expect(seen).toContain(s.fields.url.item.id);
@@ -525,6 +526,39 @@ describe('visibleItems', () => {
 });
 
 describe('list options restricted by role', () => {
+  test('dossier reads carry only the options the user may see, and follow configuration changes', async () => {
+    const s = await dossierSetup(t);
+    await s.grant(s.client, ['show', 'create', 'edit']);
+    const id = await createOk(s, { [key(s.fields.name.item)]: 'Options' });
+    const optionIds = async (client: typeof s.member, url: string) => {
+      const response = await client.get(url);
+      expect(response.statusCode, response.body).toBe(200);
+      const body = response.json();
+      const items = (body.items ?? body.results.items) as DossierDetail['items'];
+      const list = items.find((i) => i.id === s.fields.list.item.id);
+      return list?.def_dossier_def_field?.def_field.def_field_lists?.map((o) => o.id);
+    };
+    const detail = `/api/contentdossier/${id}?displayPosition=${s.main.id}`;
+    expect(await optionIds(s.member, detail)).toEqual([s.options.red.id, s.options.blue.id]);
+    await t.db
+      .updateTable('def_field_list')
+      .set({ settings: { roles: [s.role.id] } })
+      .where('id', '=', s.options.red.id)
+      .execute();
+    expect(await optionIds(s.member, detail)).toEqual([s.options.blue.id]);
+    expect(await optionIds(s.admin, detail)).toEqual([s.options.red.id, s.options.blue.id]);
+    // the list call presents its items the same way
+    const listItem = await buildDisplayItem(t.db, s.client, {
+      dataFieldId: s.fields.list.dataField.id,
+      view: 'list',
+    });
+    const list = await s.member.get(`/api/contentdossier?defDossier=${s.client.id}`);
+    const listed = (list.json().results.items as DossierDetail['items']).find((i) => i.id === listItem.id);
+    expect(listed?.def_dossier_def_field?.def_field.def_field_lists?.map((o) => o.id)).toEqual([
+      s.options.blue.id,
+    ]);
+  });
+
   test('a member cannot choose a restricted option but keeps one already selected', async () => {
     const s = await dossierSetup(t);
     await s.grant(s.client, ['show', 'create', 'edit']);

@@ -44,7 +44,14 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
       const { dossier, ...scope } = await openDossier(db, user, request.params.id, 'show');
       const items = await detailItems(db, scope, request.query.displayPosition);
       const content = await dossierContent(db, dossier, items);
-      return presentDetail(db, dossier, items, content, await marks(db, user.id, Number(dossier.id)));
+      return presentDetail(
+        db,
+        scope.access,
+        dossier,
+        items,
+        content,
+        await marks(db, user.id, Number(dossier.id)),
+      );
     },
   );
 

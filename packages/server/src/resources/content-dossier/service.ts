@@ -18,9 +18,9 @@ import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { ContentDossierTable, DefDossierTable, DossierLogChange, UserRow } from '../../db/schema';
 import { badRequest, forbidden, HttpError, notFound } from '../../http-errors';
-import { type LinkRow, type VisibleItem, visibleItems } from '../../policy/display-item';
+import { type LinkRow, listOptionVisible, type VisibleItem, visibleItems } from '../../policy/display-item';
 import { entityPermissions } from '../../policy/entity';
-import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from '../../policy/environment';
+import { type EnvironmentAccess, openEnvironment } from '../../policy/environment';
 import { sanitiseRichText } from '../../sanitise/rich-text';
 import { fileValueProblem } from '../file/service';
 
@@ -86,10 +86,8 @@ async function listOptions(db: Db, access: EnvironmentAccess, defFieldId: number
     .where('def_field_id', '=', defFieldId)
     .orderBy('rank')
     .execute();
-  const admin = isEnvironmentAdmin(access);
-  const roles = new Set(access.membership?.role_ids ?? []);
   return rows
-    .filter((row) => admin || !(row.settings.roles ?? []).some((role) => roles.has(role)))
+    .filter((row) => listOptionVisible(access, row))
     .map((row) => ({ id: row.id, label: row.translations[0]?.text }));
 }
 

@@ -1,0 +1,20 @@
+import { LRUCache } from 'lru-cache';
+
+/**
+ * A per-node LRU of promises: a key is computed once even when requests ask for it together, and a
+ * failure is not kept. Keys must name everything the value depends on, versions included.
+ */
+export function createPromiseCache(options: { max: number; ttlMs: number }) {
+  const cache = new LRUCache<string, Promise<unknown>>({ max: options.max, ttl: options.ttlMs });
+  return {
+    get<T>(key: string, compute: () => Promise<T>): Promise<T> {
+      const hit = cache.get(key) as Promise<T> | undefined;
+      if (hit) return hit;
+      const pending = compute();
+      cache.set(key, pending);
+      pending.catch(() => cache.delete(key));
+      return pending;
+    },
+    clear: () => cache.clear(),
+  };
+}
