@@ -1,7 +1,7 @@
 import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildDataField, buildDefField, buildDisplayItem } from '../../server/test/entity-factories';
-import { buildEveryTypeEntity, type EveryTypeEntity } from './dossier-fixture';
+import { buildEveryTypeEntity, type EveryTypeEntity, insertDossiers } from './dossier-fixture';
 import { openBrowser, openDemoAsAdmin, type Stack, screenshot, startStack } from './harness';
 
 // The richer field editors in a real page (the create and detail pages): Tiptap rich text, the
@@ -22,16 +22,10 @@ beforeAll(async () => {
   fixture = await buildEveryTypeEntity(stack.db, 'Gadget');
   const env = fixture.environmentId;
   // Attachment previews images at once; a signature field and a Code 128 field beside the fixture's.
-  const attachment = await stack.db
-    .selectFrom('def_dossier_def_field')
-    .select('def_field_id')
-    .where('id', '=', Number(fixture.fields.Attachment.dataFieldId))
-    .executeTakeFirstOrThrow();
-  await stack.db
-    .updateTable('def_field')
-    .set({ settings: { file_preview: true, preview_direct: true, preview_width: 120 } })
-    .where('id', '=', attachment.def_field_id)
-    .execute();
+  // Amounts in dollars; birth dates up to today with the age slider in searches.
+  await setSettings('Attachment', { file_preview: true, preview_direct: true, preview_width: 120 });
+  await setSettings('Amount', { valueType: 'currency', currency: 'USD', decimals: 2 });
+  await setSettings('Birth date', { restriction: 'before_and_eq_current_date', show_slider: true });
   let rank = 100;
   for (const [name, type, settings] of [
     ['Signature', 'file', { signature: true }],
@@ -50,6 +44,23 @@ beforeAll(async () => {
   }
 });
 afterAll(() => stack?.close());
+
+async function setSettings(field: string, settings: Record<string, unknown>) {
+  const data = await stack.db
+    .selectFrom('def_dossier_def_field')
+    .select('def_field_id')
+    .where('id', '=', Number(fixture.fields[field].dataFieldId))
+    .executeTakeFirstOrThrow();
+  await stack.db.updateTable('def_field').set({ settings }).where('id', '=', data.def_field_id).execute();
+}
+
+/** The ISO date `years` years before today (UTC is close enough for whole ages). */
+function yearsAgo(years: number): string {
+  const d = new Date();
+  d.setUTCFullYear(d.getUTCFullYear() - years);
+  d.setUTCDate(d.getUTCDate() - 10);
+  return d.toISOString().slice(0, 10);
+}
 
 const itemId = (field: string) => extra[field] ?? fixture.fields[field].itemId;
 const item = (page: Page, field: string) => page.getByTestId(`dossier-item-${itemId(field)}`);
@@ -204,6 +215,71 @@ test('rich text, signature, file, map, QR code and barcode editors send what the
     expect(new URL(page.url()).pathname).toMatch(/^\/contentdossier\/\d+$/);
     // the map asked for tiles (which failed here) and still showed the marker
     expect(tileRequests.length).toBeGreaterThan(0);
+  } finally {
+    await close();
+  }
+});
+
+test('input masks, currency symbol, time limits, date restriction and the age slider', async () => {
+  await insertDossiers(stack.db, fixture, [
+    { Name: 'Young', 'Birth date': yearsAgo(10) },
+    { Name: 'Adult', 'Birth date': yearsAgo(30) },
+    { Name: 'Senior', 'Birth date': yearsAgo(70) },
+  ]);
+  const { page, close } = await openBrowser(stack.baseUrl);
+  await page.route(/^https:\/\/tile\.openstreetmap\.org\//, (route) => route.abort());
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await page.getByTestId('dossier-create-page').waitFor();
+
+    // Amount: the dollar sign beside the input, letters filtered out
+    expect(await item(page, 'Amount').locator('.mantine-Input-section').first().textContent()).toBe('$');
+    const amount = item(page, 'Amount').locator('input').first();
+    await amount.pressSequentially('1e2a3,5');
+    expect(await amount.inputValue()).toBe('123,5');
+
+    // Time: digits only, an hour above 23 and minutes above 59 are refused as they are typed
+    const time = item(page, 'Start time').locator('input').first();
+    await time.pressSequentially('2x5345');
+    expect(await time.inputValue()).toBe('23:45');
+    await time.fill('');
+    await time.pressSequentially('0979');
+    expect(await time.inputValue()).toBe('09:');
+
+    // Date: the DD-MM-YYYY mask, and the restriction to dates up to today
+    const date = item(page, 'Birth date').locator('input').first();
+    await date.pressSequentially('01012099');
+    expect(await date.inputValue()).toBe('01-01-2099');
+    await date.blur();
+    await item(page, 'Birth date').getByText('The date may not be after today').waitFor();
+    await date.fill('');
+    await date.pressSequentially('15061990');
+    expect(await date.inputValue()).toBe('15-06-1990');
+    await expect
+      .poll(() => item(page, 'Birth date').getByText('The date may not be after today').count())
+      .toBe(0);
+    await screenshot(page, 'field-components-masks');
+
+    // The list's age slider (18-120) on the birth date: 18 to 50 finds only the adult
+    await page.goto(`/defdossier/${fixture.entity.id}`);
+    await page.getByTestId('dossier-list-page').waitFor();
+    // (the dossier of the first scenario, without a birth date, is there too)
+    await expect
+      .poll(async () => Number(await page.getByTestId('dossier-list-total').getAttribute('data-total')))
+      .toBeGreaterThanOrEqual(3);
+    await page.getByTestId('dossier-filter-toggle').click();
+    const slider = page.locator('[data-search-type="date"]').getByTestId('search-age-slider');
+    await slider.waitFor();
+    const upper = slider.getByRole('slider').nth(1);
+    await upper.focus();
+    for (let i = 0; i < 70; i++) await page.keyboard.press('ArrowLeft');
+    expect(await upper.getAttribute('aria-valuenow')).toBe('50');
+    await page.locator('[data-search-type="date"]').getByText('Age from 18 to 50 years').waitFor();
+    await screenshot(page, 'field-components-age-slider');
+    await page.getByTestId('dossier-search-submit').click();
+    await expect.poll(() => page.getByTestId('dossier-list-total').getAttribute('data-total')).toBe('1');
+    await page.getByRole('cell', { name: 'Adult' }).first().waitFor();
   } finally {
     await close();
   }

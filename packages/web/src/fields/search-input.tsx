@@ -1,5 +1,6 @@
 import { type OperatorName, operatorValueKind, operatorValueSchema } from '@dossierbase/core';
 import { Group, Input, MultiSelect, RangeSlider, Select, Slider, Stack, TextInput } from '@mantine/core';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import {
   AGE_SLIDER,
@@ -41,10 +42,15 @@ export function isSearchValueValid(type: string, value: FieldSearchProps['value'
  */
 function AgeSliderSearch(props: FieldSearchProps) {
   const { t } = useTranslation();
-  const range = datesToAgeRange(props.value?.operator === 'date_between' ? props.value.value : null) ?? [
+  const stored = datesToAgeRange(props.value?.operator === 'date_between' ? props.value.value : null) ?? [
     AGE_SLIDER.min,
     AGE_SLIDER.max,
   ];
+  const storedKey = stored.join('-');
+  const [range, setRange] = useState<[number, number]>(stored);
+  // A reset (or another stored value) moves the thumbs; dragging itself does not remount the slider.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: follows the stored range by its key
+  useEffect(() => setRange(stored), [storedKey]);
   return (
     <Input.Wrapper label={props.label} description={t('fields.search.age', { min: range[0], max: range[1] })}>
       <RangeSlider
@@ -53,8 +59,8 @@ function AgeSliderSearch(props: FieldSearchProps) {
         min={AGE_SLIDER.min}
         max={AGE_SLIDER.max}
         minRange={0}
-        defaultValue={range}
-        key={range.join('-')}
+        value={range}
+        onChange={setRange}
         marks={[
           { value: AGE_SLIDER.min, label: String(AGE_SLIDER.min) },
           { value: 65, label: '65' },
