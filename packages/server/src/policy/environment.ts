@@ -1,5 +1,5 @@
 import { ENVIRONMENT_MESSAGES } from '@dossierbase/core';
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { EnvironmentRow, EnvironmentUserTable, UserRow } from '../db/schema';
 import { forbidden, notFound } from '../http-errors';
@@ -31,6 +31,22 @@ export const canCreateEnvironment = (user: UserRow) => isSuperAdmin(user) || isC
 export const isEnvironmentAdmin = (access: EnvironmentAccess) =>
   isSuperAdmin(access.user) || (access.membership?.credentials.includes('environment-admin') ?? false);
 
+const ENVIRONMENT_COLUMNS = [
+  'id',
+  'name',
+  'description',
+  'active',
+  'logo_mime',
+  'apply_template',
+  'settings',
+  'env_modules',
+  'config_version',
+  'created_by',
+  'modified_by',
+  'created_at',
+  'modified_at',
+] as const satisfies readonly Exclude<keyof EnvironmentRow, 'logo'>[];
+
 /**
  * Loads the environment for a user who wants to work in it: 404 when it does not exist,
  * 403 when they are not a member, 403 with the inactive message when it is switched off.
@@ -40,9 +56,11 @@ export async function openEnvironment(
   user: UserRow,
   environmentId: number,
 ): Promise<EnvironmentAccess> {
+  // Every call reads this row: the logo's bytes (up to 2 MB) stay behind; the logo route reads them.
   const environment = await db
     .selectFrom('environment')
-    .selectAll()
+    .select(ENVIRONMENT_COLUMNS)
+    .select(sql<null>`null`.as('logo'))
     .where('id', '=', environmentId)
     .executeTakeFirst();
   if (!environment) throw notFound('Environment not found');

@@ -97,7 +97,7 @@ export default function GeolocationMap({
         center={[start.lat, start.lng]}
         zoom={zoom}
         style={{ height, width: '100%', borderRadius: 4 }}
-        scrollWheelZoom={editable}
+        scrollWheelZoom={false}
         dragging={editable}
         doubleClickZoom={editable}
       >

@@ -1,4 +1,4 @@
-import type { GeoPoint } from '@dossierbase/core';
+import { GEOLOCATION_MESSAGES, type GeoPoint } from '@dossierbase/core';
 import { Anchor, Button, Group, Input, Loader, NumberInput, Stack } from '@mantine/core';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -64,7 +64,11 @@ export function GeolocationEditor(props: FieldEditorProps) {
     if (nextLat === '' && nextLng === '') emit(null);
     else if (nextLat !== '' && nextLng !== '')
       emit({ lat: Number(nextLat), lng: Number(nextLng), zoom: point?.zoom });
-    else setMessage(null); // half typed: wait for the other coordinate
+    else {
+      // Half typed: no message yet, but the page must not save the old point meanwhile.
+      setMessage(null);
+      props.onInvalid?.(GEOLOCATION_MESSAGES.invalid);
+    }
   };
 
   const fromMap = (p: GeoPoint) => {

@@ -38,11 +38,13 @@ export const environmentRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const user = await currentUser(request);
       const { environment } = await openEnvironment(db, user, request.params.id);
-      if (!environment.logo || !environment.logo_mime) throw notFound('No logo');
-      return reply
-        .type(environment.logo_mime)
-        .header('Cache-Control', 'private, max-age=86400')
-        .send(environment.logo);
+      const { logo } = await db
+        .selectFrom('environment')
+        .select('logo')
+        .where('id', '=', environment.id)
+        .executeTakeFirstOrThrow();
+      if (!logo || !environment.logo_mime) throw notFound('No logo');
+      return reply.type(environment.logo_mime).header('Cache-Control', 'private, max-age=86400').send(logo);
     },
   );
 
