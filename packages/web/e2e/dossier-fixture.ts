@@ -184,7 +184,7 @@ export async function buildEveryTypeEntity(db: Db, name = 'Person'): Promise<Eve
   // Every display item of Secret (tab, list, search) is for the admin-only role.
   await db
     .updateTable('display_item')
-    .set({ roles: [adminOnly.id] })
+    .set({ roles: [adminOnly.id], permissions_type: 'INCLUDE_SELECTED_ROLES' })
     .where('def_dossier_def_field_id', '=', fields.Secret.dataFieldId)
     .execute();
 
