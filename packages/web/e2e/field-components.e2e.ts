@@ -220,7 +220,9 @@ test('rich text, signature, file, map, QR code and barcode editors send what the
   }
 });
 
-test('input masks, currency symbol, time limits, date restriction and the age slider', async () => {
+test('input masks, currency symbol, time limits, date restriction, rich text preview and the age slider', async () => {
+  const long = `<p><strong>Start</strong> ${'word '.repeat(120)}<em>end</em></p>`;
+  const [withNotes] = await insertDossiers(stack.db, fixture, [{ Name: 'Long notes', Notes: long }]);
   await insertDossiers(stack.db, fixture, [
     { Name: 'Young', 'Birth date': yearsAgo(10) },
     { Name: 'Adult', 'Birth date': yearsAgo(30) },
@@ -260,6 +262,18 @@ test('input masks, currency symbol, time limits, date restriction and the age sl
       .poll(() => item(page, 'Birth date').getByText('The date may not be after today').count())
       .toBe(0);
     await screenshot(page, 'field-components-masks');
+
+    // Long rich text shows a plain preview of about 450 characters with Read more / Read less
+    await page.goto(`/contentdossier/${withNotes}`);
+    const notes = shown(page, 'Notes');
+    await notes.getByTestId('rich-text-read-more').waitFor();
+    const preview = (await notes.textContent()) ?? '';
+    expect(preview.length).toBeLessThan(480);
+    expect(preview).not.toContain('end');
+    await notes.getByTestId('rich-text-read-more').click();
+    await notes.getByTestId('rich-text-display').locator('em', { hasText: 'end' }).waitFor();
+    await notes.getByTestId('rich-text-read-less').click();
+    await notes.getByTestId('rich-text-read-more').waitFor();
 
     // The list's age slider (18-120) on the birth date: 18 to 50 finds only the adult
     await page.goto(`/defdossier/${fixture.entity.id}`);
