@@ -592,3 +592,64 @@ describe('list options restricted by role', () => {
     );
   });
 });
+
+describe('the layout calls for members who may show the entity', () => {
+  test('entity, positions and items reduced to what they may see; refused without show', async () => {
+    const s = await dossierSetup(t);
+    const hidden = await buildDisplayPosition(t.db, s.client, { name: 'Hidden', type: 'hide', rank: 9 });
+    await t.db
+      .updateTable('def_dossier')
+      .set({
+        settings: { detail_layout: 'vertical', address_lookup_settings: { apikey: 'secret-key' } },
+        visibility_roles: [s.role.id],
+      })
+      .where('id', '=', s.client.id)
+      .execute();
+    await t.db
+      .updateTable('display_item')
+      .set({ permissions_type: 'INCLUDE_SELECTED_ROLES', roles: [s.role.id + 1000] })
+      .where('id', '=', s.fields.extra.item.id)
+      .execute();
+    await t.db
+      .updateTable('def_field_list')
+      .set({ settings: { roles: [s.role.id] } })
+      .where('id', '=', s.options.red.id)
+      .execute();
+
+    // without show: refused like every other entity call
+    expectForbidden(await s.member.get(`/api/defdossier/${s.client.id}`), 'entity');
+    expectForbidden(await s.member.get(`/api/displayitem?defDossier=${s.client.id}`), 'items');
+    expectForbidden(await s.member.get(`/api/displayposition?defDossier=${s.client.id}`), 'positions');
+    expect((await s.outsider.get(`/api/displayitem?defDossier=${s.client.id}`)).statusCode).toBe(403);
+
+    await s.grant(s.client, ['show']);
+    const entity = (await s.member.get(`/api/defdossier/${s.client.id}`)).json();
+    expect(entity.settings).toEqual({ detail_layout: 'vertical' });
+    expect(JSON.stringify(entity)).not.toContain('secret-key');
+    const positions = (await s.member.get(`/api/displayposition?defDossier=${s.client.id}`)).json().results;
+    expect(positions.map((p: { id: number }) => p.id)).toEqual(expect.arrayContaining([s.main.id, s.tab.id]));
+    expect(positions.map((p: { id: number }) => p.id)).not.toContain(hidden.id);
+    const items = (await s.member.get(`/api/displayitem?defDossier=${s.client.id}`)).json()
+      .results as DossierDetail['items'];
+    const ids = items.map((i) => i.id);
+    expect(ids).toContain(s.fields.name.item.id);
+    expect(ids).not.toContain(s.fields.extra.item.id);
+    const list = items.find((i) => i.id === s.fields.list.item.id);
+    expect(list?.def_dossier_def_field?.def_field.def_field_lists?.map((o) => o.id)).toEqual([
+      s.options.blue.id,
+    ]);
+    const summary = (await s.member.get(`/api/displayitem?defDossier=${s.client.id}&view=summary`)).json()
+      .results;
+    expect(summary).toHaveLength(2);
+    const onTab = (
+      await s.member.get(`/api/displayitem?defDossier=${s.client.id}&displayPosition=${s.tab.id}`)
+    ).json().results;
+    expect(onTab).toEqual([]);
+    // admins still get the whole configuration
+    expect(
+      (await s.admin.get(`/api/defdossier/${s.client.id}`)).json().settings.address_lookup_settings,
+    ).toEqual({
+      apikey: 'secret-key',
+    });
+  });
+});

@@ -12,6 +12,7 @@ import { currentUser } from '../../auth/current-user';
 import { notFound } from '../../http-errors';
 import { entityPermissions } from '../../policy/entity';
 import { openEnvironment, requireEnvironmentAdmin } from '../../policy/environment';
+import { MEMBER_ENTITY_SETTINGS, memberEntityAccess } from '../../policy/member-layout';
 import { presentDefDossier } from './present';
 import {
   createDefDossier,
@@ -50,6 +51,17 @@ export const defDossierRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/defdossier/:id', { schema: { params: idParams, tags } }, async (request) => {
     const user = await currentUser(request);
+    if (await memberEntityAccess(db, user, request.params.id)) {
+      const row = await findDefDossier(db, request.params.id);
+      if (!row) throw notFound('Entity not found');
+      const entity = presentDefDossier(row);
+      const settings = Object.fromEntries(
+        MEMBER_ENTITY_SETTINGS.flatMap((key) =>
+          key in entity.settings ? [[key, entity.settings[key]]] : [],
+        ),
+      );
+      return { ...entity, visibility_roles: [], settings };
+    }
     return presentDefDossier(await adminEntity(user, request.params.id));
   });
 

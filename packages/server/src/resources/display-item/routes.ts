@@ -2,13 +2,18 @@ import {
   displayItemCreateSchema,
   displayItemPatchSchema,
   displayItemTranslationSchema,
+  makePager,
   REQUIRED_MESSAGE,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
+import type { Db } from '../../db/database';
+import { visibleItems } from '../../policy/display-item';
 import { requireEnvironmentAdmin } from '../../policy/environment';
+import { memberEntityAccess } from '../../policy/member-layout';
 import { scheduleFieldIndexSync } from '../../query/field-indexes';
+import { presentItems } from '../content-dossier/present';
 import { findDataField } from '../def-dossier-def-field/service';
 import { configListQuerySchema, idParams, openConfigList, optionalId } from '../def-dossier-def-field/shared';
 import { presentDisplayItem, presentDisplayItems } from './present';
@@ -35,6 +40,17 @@ export const displayItemAutoSchema = z.object({
   translations: z.array(displayItemTranslationSchema).default([]),
 });
 
+/** The views the entity's display items use. */
+async function entityViews(db: Db, defDossierId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('display_item')
+    .select('view')
+    .distinct()
+    .where('def_dossier_id', '=', defDossierId)
+    .execute();
+  return rows.map((row) => row.view);
+}
+
 export const displayItemRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
   // Searched, sorted and listed fields get their expression indexes in the background.
@@ -42,6 +58,19 @@ export const displayItemRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/displayitem', { schema: { querystring: listQuery, tags } }, async (request) => {
     const user = await currentUser(request);
+    const member = await memberEntityAccess(db, user, request.query.defDossier, request.query.environment);
+    if (member && request.query.defDossier !== undefined) {
+      // Members get the items their roles may see, with the list options they may see.
+      const views = request.query.view
+        ? [request.query.view]
+        : await entityViews(db, request.query.defDossier);
+      const position = request.query.displayPosition;
+      const visible = (await visibleItems(db, member, request.query.defDossier, views)).filter(
+        (v) => position === undefined || v.item.display_position_id === position,
+      );
+      const results = await presentItems(db, member, visible);
+      return { results, pager: makePager(0, Math.max(results.length, 1), results.length) };
+    }
     const scope = await openConfigList(db, user, request.query);
     const { rows, pager } = await listDisplayItems(db, scope, request.query);
     return { results: await presentDisplayItems(db, rows), pager };

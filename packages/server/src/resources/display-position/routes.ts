@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
 import { requireEnvironmentAdmin } from '../../policy/environment';
+import { memberEntityAccess } from '../../policy/member-layout';
 import { configListQuerySchema, idParams, openConfigList } from '../def-dossier-def-field/shared';
 import { presentPosition } from './present';
 import { createPosition, deletePosition, findPosition, listPositions, patchPosition } from './service';
@@ -19,6 +20,18 @@ export const displayPositionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get('/displayposition', { schema: { querystring: listQuery, tags } }, async (request) => {
     const user = await currentUser(request);
+    const member = await memberEntityAccess(db, user, request.query.defDossier, request.query.environment);
+    if (member && request.query.defDossier !== undefined) {
+      // Members see the entity's positions except the hidden one.
+      const scope = {
+        access: member,
+        environmentId: member.environment.id,
+        defDossierId: request.query.defDossier,
+      };
+      const { rows, pager } = await listPositions(db, scope, request.query);
+      const shown = rows.filter((row) => row.type !== 'hide');
+      return { results: shown.map(presentPosition), pager: { ...pager, items: shown.length } };
+    }
     const scope = await openConfigList(db, user, request.query);
     const { rows, pager } = await listPositions(db, scope, request.query);
     return { results: rows.map(presentPosition), pager };
