@@ -261,6 +261,21 @@ test('input masks, currency symbol, time limits, date restriction, rich text pre
     await expect
       .poll(() => item(page, 'Birth date').getByText('The date may not be after today').count())
       .toBe(0);
+
+    // Rich text font size (8-48 pt) and family for the selection; the pickers read the selection back
+    const editor = item(page, 'Notes').locator('.ProseMirror');
+    await editor.click();
+    await page.keyboard.type('Big words');
+    await page.keyboard.press('ControlOrMeta+a');
+    await item(page, 'Notes').getByTestId('rich-text-font-size').click();
+    await page.getByRole('option', { name: '24pt', exact: true }).click();
+    await editor.locator('span[style*="font-size: 24pt"]').waitFor();
+    await item(page, 'Notes').getByTestId('rich-text-font-family').click();
+    await page.getByRole('option', { name: 'Georgia', exact: true }).click();
+    await editor.locator('span[style*="Georgia"]').waitFor();
+    await editor.getByText('Big words').click();
+    expect(await item(page, 'Notes').getByTestId('rich-text-font-size').inputValue()).toBe('24pt');
+    expect(await item(page, 'Notes').getByTestId('rich-text-font-family').inputValue()).toBe('Georgia');
     await screenshot(page, 'field-components-masks');
 
     // Long rich text shows a plain preview of about 450 characters with Read more / Read less
