@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { REQUIRED_MESSAGE } from './common';
+import { listQuerySchema, REQUIRED_MESSAGE } from './common';
 
 export const ENVIRONMENT_CREDENTIALS = [
   'environment-admin',
@@ -114,4 +114,23 @@ export interface TemplateSummary {
   description: string;
   created_at: string;
   translations: { culture: string; name: string; description: string; thumbnail_path: string | null }[];
+}
+
+/** GET /api/user: the members of an environment, for user pickers and user names. */
+export const userListQuerySchema = listQuerySchema.extend({
+  environment: z.coerce.number().int().positive(),
+  name: z.string().trim().max(100).optional(),
+  active: z.enum(['0', '1']).optional(),
+  /** comma-separated user ids, to show names of stored values */
+  ids: z
+    .string()
+    .regex(/^\d{1,10}(,\d{1,10}){0,199}$/, 'Enter user ids separated by commas')
+    .optional(),
+});
+
+export interface EnvironmentMember {
+  id: number;
+  username: string;
+  profile: { first_name: string | null; last_name: string | null; preposition: string | null };
+  environment_user_active: boolean;
 }

@@ -4,6 +4,7 @@ import {
   profilePatchSchema,
   REQUIRED_MESSAGE,
   resetPasswordSchema,
+  userListQuerySchema,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,7 +12,9 @@ import { currentUser } from '../../auth/current-user';
 import { hashPassword, verifyPassword } from '../../auth/passwords';
 import { consumeSecretToken, createSecretToken, findSecretToken } from '../../auth/secret-tokens';
 import { badRequest, forbidden, notFound } from '../../http-errors';
+import { openEnvironment } from '../../policy/environment';
 import { canIssueLoginKey } from '../../policy/user';
+import { listMembers } from './members';
 import { presentProfile } from './present';
 import { findUserById, findUserByUsername } from './service';
 
@@ -108,6 +111,13 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       return sessions.start(request, reply, updated);
     },
   );
+
+  // Members of one environment, for user pickers and names; every member may read them.
+  app.get('/user', { schema: { querystring: userListQuerySchema, tags: ['user'] } }, async (request) => {
+    const user = await currentUser(request);
+    const access = await openEnvironment(db, user, request.query.environment);
+    return listMembers(db, access, request.query);
+  });
 
   app.get('/user/profile', { schema: { tags: ['user'] } }, async (request) =>
     presentProfile(await currentUser(request)),

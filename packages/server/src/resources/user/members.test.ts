@@ -1,0 +1,43 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { adminSetup } from '../../../test/entity-test-setup';
+import { createTestApp, type TestApp } from '../../../test/test-app';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+describe('GET /api/user', () => {
+  test('members of the environment by name or id, to members only', async () => {
+    const s = await adminSetup(t);
+    const all = await s.member.get(`/api/user?environment=${s.environment.id}&limit=25`);
+    expect(all.statusCode, all.body).toBe(200);
+    const body = all.json();
+    expect(body.pager.items).toBe(2);
+    expect(body.results.map((u: { id: number }) => u.id)).toContain(s.memberId);
+    expect(body.results[0]).toMatchObject({ profile: expect.any(Object), environment_user_active: true });
+    expect(JSON.stringify(body)).not.toMatch(/password|otp|email/);
+
+    const member = body.results.find((u: { id: number }) => u.id === s.memberId);
+    const byName = (
+      await s.member.get(`/api/user?environment=${s.environment.id}&name=${member.username.toUpperCase()}`)
+    ).json();
+    expect(byName.results.map((u: { id: number }) => u.id)).toEqual([s.memberId]);
+    const byIds = (
+      await s.admin.get(`/api/user?environment=${s.environment.id}&ids=${s.memberId},999999`)
+    ).json();
+    expect(byIds.results.map((u: { id: number }) => u.id)).toEqual([s.memberId]);
+    const nothing = (
+      await s.admin.get(
+        `/api/user?environment=${s.environment.id}&name=${encodeURIComponent("%' or 1=1 --")}`,
+      )
+    ).json();
+    expect(nothing.results).toEqual([]);
+
+    expect((await s.outsider.get(`/api/user?environment=${s.environment.id}`)).statusCode).toBe(403);
+    expect((await s.member.get(`/api/user?environment=${s.environment.id}&ids=1;drop`)).statusCode).toBe(400);
+    expect((await s.member.get('/api/user')).statusCode).toBe(400);
+    expect((await t.client().get(`/api/user?environment=${s.environment.id}`)).statusCode).toBe(401);
+  });
+});
