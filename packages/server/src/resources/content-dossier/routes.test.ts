@@ -248,7 +248,15 @@ describe('POST /api/contentdossier', () => {
       existing: [{ id: first, summary: 'Jansen C-1' }],
       constraint_type: 'warning',
     });
-    expect((await create(s, { [name]: 'Jansen' }, { ignore_existing: true })).statusCode).toBe(201);
+    const second = (await create(s, { [name]: 'Jansen' }, { ignore_existing: true })).json().id as number;
+    // Editing the accepted duplicate: an unchanged name is no new warning, a changed one is checked.
+    const unchanged = await put(s.admin, `/api/contentdossier/${second}`, {
+      values: { [name]: 'Jansen', [key(s.fields.email.item)]: 'j@example.com' },
+    });
+    expect(unchanged.statusCode, unchanged.body).toBe(200);
+    await createOk(s, { [name]: 'Pietersen' });
+    const renamed = await put(s.admin, `/api/contentdossier/${second}`, { values: { [name]: 'Pietersen' } });
+    expect(renamed.statusCode).toBe(409);
   });
 
   test('role-hidden items are not answered and refused on write; link items need show on the child', async () => {

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
   type CalcSettings,
   type Condition,
@@ -569,7 +570,13 @@ export async function updateDossier(
   for (const l of normalised.links) links.set(l.item.item.id, l.ids);
   checkRequired(scope.entity, items, allItems, values, links, normalised.errors);
   if (Object.keys(normalised.errors).length) throw badRequest(normalised.errors);
-  if (!input.ignore_existing) await duplicates(db, scope, items, normalised.values, Number(dossier.id));
+  if (!input.ignore_existing) {
+    // Only a value the user changes can become a duplicate: an unchanged one was accepted before.
+    const changed = Object.fromEntries(
+      Object.entries(normalised.values).filter(([key, value]) => !isDeepStrictEqual(oldValues[key], value)),
+    );
+    await duplicates(db, scope, items, changed, Number(dossier.id));
+  }
 
   await db.transaction().execute(async (trx) => {
     await computeServerValues(trx, scope.entity.id, values, false);
