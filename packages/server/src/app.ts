@@ -84,7 +84,8 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
   await app.register(helmet, {
     contentSecurityPolicy: {
       directives: {
-        'img-src': ["'self'", 'data:', 'blob:'],
+        // map tiles of the geolocation field come from their own server
+        'img-src': ["'self'", 'data:', 'blob:', config.mapTileOrigin],
         'script-src': ["'self'"],
         'style-src': ["'self'", "'unsafe-inline'"],
       },

@@ -33,6 +33,8 @@ export interface Config {
   loginWindowSeconds: number;
   helpContact: string;
   release: string;
+  /** origin of the map tiles the geolocation field loads (allowed as an image source) */
+  mapTileOrigin: string;
   webDist: string | null;
   google: OidcProviderConfig | null;
   azure: OidcProviderConfig | null;
@@ -92,6 +94,7 @@ export function loadConfig(env: Env = process.env): Config {
     loginWindowSeconds: int(env, 'LOGIN_WINDOW_SECONDS', 15 * 60),
     helpContact: env.HELP_CONTACT ?? 'support@dossierbase.local',
     release: env.RELEASE ?? readRelease(),
+    mapTileOrigin: env.MAP_TILE_ORIGIN ?? 'https://tile.openstreetmap.org',
     webDist:
       env.WEB_DIST === '' ? null : path.resolve(env.WEB_DIST ?? path.join(repoRoot, 'packages/web/dist')),
     google: oidc(env, 'GOOGLE'),

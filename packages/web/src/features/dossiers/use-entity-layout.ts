@@ -3,21 +3,21 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { pickCulture, toIntlLocale } from '../../fields/helpers';
-import { useTokenData } from '../auth/session';
-import { isEnvironmentAdmin, useEnvironment } from '../environments/environment-store';
+import { useEnvironment } from '../environments/environment-store';
 import { dossierKeys } from './dossier-api';
 import { type EntitySettings, NO_SETTINGS, readSettings } from './form-logic';
 
 // What the dossier screens know about an entity. Names come from the environment every member
 // has; settings, positions, the create form's items and list options come from the configuration
-// calls, which the server answers for environment admins only.
+// calls, which the server answers in full for environment admins and, reduced to what the user may
+// see, for members who may show the entity.
 
 export interface EntityLayout {
-  /** Configuration readable (environment admin); otherwise only names and the dossier answers. */
+  /** Configuration read (admins, and members with show on the entity). */
   configured: boolean;
   settings: EntitySettings;
   positions: DisplayPosition[] | null;
-  /** all display items of the entity (admins), for the create form */
+  /** the display items of the entity the user may see, for the create form */
   items: DisplayItem[] | null;
   /** list and tree options per base field id */
   options: Map<number, ListOption[]>;
@@ -36,16 +36,23 @@ async function loadLayout(
     api.get<Results<DisplayPosition>>('/displayposition', { defDossier, limit: 500 }, signal),
     api.get<Results<DisplayItem>>('/displayitem', { defDossier, limit: 500 }, signal),
   ]);
+  // Members get the options they may see on the items; admins read the option lists.
+  const carried = new Map<number, ListOption[]>();
+  for (const item of items.results) {
+    const field = item.def_dossier_def_field?.def_field;
+    if (field?.def_field_lists) carried.set(field.id, field.def_field_lists);
+  }
   const listFields = [
     ...new Set(
       items.results.flatMap((item) => {
         const field = item.def_dossier_def_field?.def_field;
-        return field && ['list', 'tree'].includes(field.type) ? [field.id] : [];
+        return field && ['list', 'tree'].includes(field.type) && !carried.has(field.id) ? [field.id] : [];
       }),
     ),
   ];
-  const options = new Map<number, ListOption[]>(
-    await Promise.all(
+  const options = new Map<number, ListOption[]>([
+    ...carried,
+    ...(await Promise.all(
       listFields.map(
         async (defField) =>
           [
@@ -53,8 +60,8 @@ async function loadLayout(
             (await api.get<Results<ListOption>>('/deffieldlist', { defField, limit: 500 }, signal)).results,
           ] as const,
       ),
-    ),
-  );
+    )),
+  ]);
   return {
     settings: readSettings(entity.settings),
     positions: positions.results,
@@ -64,19 +71,16 @@ async function loadLayout(
 }
 
 export function useEntityLayout(defDossier: number) {
-  const token = useTokenData();
-  const environment = useEnvironment();
-  const admin = isEnvironmentAdmin(token, environment);
   const query = useQuery({
     queryKey: dossierKeys.layout(defDossier),
     queryFn: ({ signal }) => loadLayout(defDossier, signal),
-    enabled: admin && defDossier > 0,
+    enabled: defDossier > 0,
     staleTime: 60_000,
   });
   const layout: EntityLayout = query.data
     ? { configured: true, ...query.data }
     : { configured: false, settings: NO_SETTINGS, positions: null, items: null, options: new Map() };
-  return { layout, loading: admin && query.isPending && defDossier > 0, error: query.error };
+  return { layout, loading: query.isPending && defDossier > 0, error: query.error };
 }
 
 /** The entity's names in the UI language, from the environment's entity list. */

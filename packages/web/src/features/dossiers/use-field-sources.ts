@@ -1,7 +1,8 @@
 import type { DisplayItem, ListOption } from '@dossierbase/core';
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import type { DossierPage, FieldSources, UserOption } from '../../fields/types';
 import { listDossiers } from './dossier-api';
+import { useEnvironmentUsers } from './use-environment-users';
 
 // The data the field components need, in one place: link pickers page through the child entity's
 // dossiers (the list call: 25 per page, 50 when searching on the summary); list and tree fields get
@@ -49,17 +50,26 @@ export function knownUsers(...users: ({ id: number; username: string } | null | 
   return [...byId.values()];
 }
 
+/** Members first, then users only the page knows (e.g. a former member who edited the dossier). */
+export function mergeUsers(members: readonly UserOption[], known: readonly UserOption[]): UserOption[] {
+  const ids = new Set(members.map((u) => u.id));
+  return [...members, ...known.filter((u) => !ids.has(u.id))];
+}
+
 /** Sources for one display item. */
-export function useFieldSources(options: Map<number, ListOption[]>, users: readonly UserOption[] = []) {
+export function useFieldSources(options: Map<number, ListOption[]>, pageUsers: readonly UserOption[] = []) {
+  const members = useEnvironmentUsers();
+  const users = useMemo(() => mergeUsers(members.users, pageUsers), [members.users, pageUsers]);
+  const { loadUsers } = members;
   return useCallback(
     (item: DisplayItem): FieldSources => {
       const link = item.def_dossier_link;
       const field = item.def_dossier_def_field?.def_field;
-      const sources: FieldSources = users.length > 0 ? { users } : {};
+      const sources: FieldSources = users.length > 0 ? { users, loadUsers } : { loadUsers };
       if (link) sources.searchDossiers = searcherFor(link.child_def_dossier_id);
       if (field && options.has(field.id)) sources.options = options.get(field.id);
       return sources;
     },
-    [options, users],
+    [options, users, loadUsers],
   );
 }

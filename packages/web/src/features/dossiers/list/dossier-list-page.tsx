@@ -25,6 +25,7 @@ import { pickCulture } from '../../../fields/helpers';
 import { useTokenData } from '../../auth/session';
 import { isEnvironmentAdmin, useEnvironment } from '../../environments/environment-store';
 import { QuickEditModal, QuickShowModal } from '../quick-modals';
+import { useEnvironmentUsers } from '../use-environment-users';
 import { BulkBar } from './bulk-bar';
 import { DossierTable } from './dossier-table';
 import {
@@ -73,6 +74,7 @@ function DossierList({ entityId }: { entityId: number }) {
   const data = list.data;
   const ids = useMemo(() => data?.results.dossiers.map((d) => d.id) ?? [], [data]);
   const tabs = useTabsAllowed(entityId, ids);
+  const members = useEnvironmentUsers();
   const optionsOf = useItemOptions([...(data?.results.items ?? []), ...search.items], admin);
 
   // A new page, sort or filter starts without a selection.
@@ -165,6 +167,8 @@ function DossierList({ entityId }: { entityId: number }) {
             items={search.items}
             applied={{ search: state.search, archived: state.archived }}
             optionsOf={optionsOf}
+            users={members.users}
+            loadUsers={members.loadUsers}
             currentUserId={token?.user_id}
             onApply={applyFilters}
           />
@@ -200,6 +204,7 @@ function DossierList({ entityId }: { entityId: number }) {
             dossiers={data.results.dossiers}
             contents={data.results.contents as Record<string, Record<string, unknown>>}
             optionsOf={optionsOf}
+            users={members.users}
             tabsAllowed={tabs.data}
             sort={state.sort}
             onSort={(itemId) => update({ sort: cycleSort(state.sort, itemId), page: 1 })}

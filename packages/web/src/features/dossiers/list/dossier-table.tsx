@@ -21,7 +21,7 @@ import {
 } from '@tabler/icons-react';
 import type { MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FieldDisplay, FORMAT_LOCALE, itemLabel } from '../../../fields';
+import { FieldDisplay, FORMAT_LOCALE, itemLabel, type UserOption } from '../../../fields';
 import { useFieldLocale } from '../../../fields/shared';
 import { formatAggregate } from './aggregates';
 import { aggregationsOf, isSortableItem, type Sort } from './list-params';
@@ -31,6 +31,8 @@ interface DossierTableProps {
   dossiers: readonly Dossier[];
   contents: Record<string, Record<string, unknown>>;
   optionsOf: (item: DisplayItem) => ListOption[] | undefined;
+  /** names for user fields */
+  users: readonly UserOption[];
   /** per dossier id; a missing id counts as allowed until the server has answered */
   tabsAllowed: Map<number, boolean> | undefined;
   sort: Sort | null;
@@ -199,6 +201,7 @@ export function DossierTable(props: DossierTableProps) {
                       item={item}
                       value={content[String(item.id)]}
                       options={props.optionsOf(item)}
+                      users={props.users}
                       listMode
                     />
                   </Table.Td>

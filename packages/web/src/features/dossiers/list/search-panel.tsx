@@ -3,7 +3,7 @@ import { Button, Group, Paper, SegmentedControl, SimpleGrid, Stack, Text } from 
 import { IconSearch, IconX } from '@tabler/icons-react';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { getFieldComponents, itemLabel, itemSettings } from '../../../fields';
+import { getFieldComponents, itemLabel, itemSettings, type UserOption } from '../../../fields';
 import { useFieldLocale } from '../../../fields/shared';
 import type { SearchValue } from '../../../fields/types';
 import { type Archived, columnType, searchParams } from './list-params';
@@ -17,6 +17,8 @@ interface SearchPanelProps {
   items: readonly DisplayItem[];
   applied: SearchFilters;
   optionsOf: (item: DisplayItem) => ListOption[] | undefined;
+  users: readonly UserOption[];
+  loadUsers: (search: string) => Promise<UserOption[]>;
   currentUserId?: number;
   onApply: (filters: SearchFilters) => void;
 }
@@ -25,7 +27,15 @@ interface SearchPanelProps {
  * The filter form: one search input per search / advanced-search display item (the field type's
  * SearchInput) and the archived choice. Nothing is applied until the form is submitted.
  */
-export function SearchPanel({ items, applied, optionsOf, currentUserId, onApply }: SearchPanelProps) {
+export function SearchPanel({
+  items,
+  applied,
+  optionsOf,
+  users,
+  loadUsers,
+  currentUserId,
+  onApply,
+}: SearchPanelProps) {
   const { t } = useTranslation();
   const locale = useFieldLocale();
   const [draft, setDraft] = useState<SearchFilters>(applied);
@@ -63,6 +73,8 @@ export function SearchPanel({ items, applied, optionsOf, currentUserId, onApply 
                     settings={itemSettings(item)}
                     label={itemLabel(item, locale)}
                     options={optionsOf(item)}
+                    users={users}
+                    loadUsers={loadUsers}
                     value={value}
                     onChange={(next) =>
                       setDraft((d) => {
