@@ -264,6 +264,12 @@ test('a caseworker does not see the column of a field hidden from the role', asy
     expect(columns).toContain('Amount');
     expect(columns).not.toContain(fixture.hiddenFieldName);
     expect(await page.locator(`[data-item-id="${listItem.Secret}"]`).count()).toBe(0);
+    // option labels, not ids, and the search panel from the items their role may see
+    const statuses = await page.getByTestId(`dossier-cell-${listItem.Status}`).allTextContents();
+    expect(statuses.every((text) => text === 'Open' || text === 'Closed')).toBe(true);
+    await page.getByTestId('dossier-filter-toggle').click();
+    await page.getByTestId(`dossier-search-${searchItem.Status}`).waitFor();
+    expect(await page.getByTestId(`dossier-search-${searchItem.Secret}`).count()).toBe(0);
     await screenshot(page, 'dossier-list-caseworker');
 
     // an entity without the show permission: the general not-allowed message

@@ -157,8 +157,7 @@ test('an admin creates, reads and edits a dossier with every field type; duplica
     await fillText(page, 'Email', 'ann@example.com');
     await screenshot(page, 'dossier-quick-edit');
     await page.getByTestId('quick-edit-save').click();
-    // the second Ann Example makes the unchanged Name a duplicate: the warning shows here too
-    await page.getByTestId('existing-ignore').click();
+    // the unchanged Name is no new duplicate warning: saved straight away
     await page.getByTestId('quick-edit-save').waitFor({ state: 'detached' });
     await row.getByTestId('dossier-quick-show').click();
     await page.getByTestId('quick-show-modal').getByText('ann@example.com').waitFor();
@@ -209,6 +208,25 @@ test('a caseworker sees neither the hidden field on the screen nor in the API an
     // Caseworkers may edit: the Edit button shows
     await page.getByTestId('dossier-edit').waitFor();
     await screenshot(page, 'dossier-detail-caseworker');
+
+    // The create form works for them too: their options, without the hidden field
+    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await fillText(page, 'Name', 'Casey Worker');
+    await pick(page, 'Status', 'Closed');
+    expect(await page.getByTestId(`dossier-item-${secret}`).count()).toBe(0);
+    await screenshot(page, 'dossier-create-caseworker');
+    await page.getByTestId('dossier-add').click();
+    const created = await createdId(page);
+    const row = await stack.db
+      .selectFrom('content_dossier')
+      .select(['summary', 'created_by'])
+      .where('id', '=', created)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      summary: expect.stringContaining('Casey Worker'),
+      created_by: fixture.demoUserId,
+    });
+    expect(await shown(page, 'Status').textContent()).toContain('Closed');
   } finally {
     await close();
   }
