@@ -56,15 +56,31 @@ export async function openEnvironment(
   user: UserRow,
   environmentId: number,
 ): Promise<EnvironmentAccess> {
-  // Every call reads this row: the logo's bytes (up to 2 MB) stay behind; the logo route reads them.
-  const environment = await db
-    .selectFrom('environment')
-    .select(ENVIRONMENT_COLUMNS)
+  // Every call reads this row, with the user's membership in the same statement; the logo's bytes
+  // (up to 2 MB) stay behind, the logo route reads them.
+  const row = await db
+    .selectFrom('environment as e')
+    .leftJoin('environment_user as eu', (join) =>
+      join.onRef('eu.environment_id', '=', 'e.id').on('eu.user_id', '=', user.id),
+    )
+    .select(ENVIRONMENT_COLUMNS.map((column) => `e.${column}` as const))
     .select(sql<null>`null`.as('logo'))
-    .where('id', '=', environmentId)
+    .select((eb) =>
+      eb
+        .case()
+        .when('eu.id', 'is not', null)
+        .then(sql<Membership>`to_jsonb(eu)`)
+        .else(null)
+        .end()
+        .as('membership'),
+    )
+    .where('e.id', '=', environmentId)
     .executeTakeFirst();
-  if (!environment) throw notFound('Environment not found');
-  const membership = (await membershipOf(db, environmentId, user.id)) ?? null;
+  if (!row) throw notFound('Environment not found');
+  const { membership: rawMembership, ...environment } = row;
+  const membership = rawMembership
+    ? { ...rawMembership, created_at: new Date(rawMembership.created_at) }
+    : null;
   if (!membership && !seesAllEnvironments(user)) throw forbidden();
   if (!environment.active) throw forbidden(ENVIRONMENT_MESSAGES.inactive);
   return { environment, membership, user };
