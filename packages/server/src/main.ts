@@ -5,12 +5,14 @@ import { migrate, openDatabase } from './db/database';
 import { fieldIndexSyncIdle } from './query/field-indexes';
 import { attachRealtime } from './realtime/socket';
 import { seedDemo } from './seed';
+import { seedDemoRecords } from './seed-records';
 
 const config = loadConfig();
 const db = await openDatabase(config);
 await migrate(db);
 if (config.seedDemo) {
   const seeded = await seedDemo(db, config);
+  if (seeded.created) await seedDemoRecords(db);
   for (const { username, password } of seeded.generated) {
     console.log(
       `Demo account created: ${username} / ${password}  (shown once; set ADMIN_PASSWORD / DEMO_PASSWORD to choose)`,
