@@ -442,6 +442,13 @@ describe('GET /api/contentdossier', () => {
     expect((await ok(admin, { limit: '10' })).pager.items).toBe(24);
   });
 
+  it('refuses a saved query, as none can exist yet, instead of ignoring it', async () => {
+    const response = await list(admin, { dossierQuery: '7' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ errors: { dossierQuery: 'Unknown query' } });
+    expect((await ok(admin, { dossierQuery: '' })).pager.items).toBe(24);
+  });
+
   it('quick text on the summary', async () => {
     expect(ids(await ok(admin, { summary: 'gamma' }))).toEqual([dossier.gamma]);
   });

@@ -113,6 +113,8 @@ export async function listDossiers(
   const environmentId = environmentRaw === undefined ? null : positiveId(environmentRaw);
   if (environmentRaw !== undefined && !environmentId) throw badRequest({ environment: 'Enter a valid id' });
   const { access } = await openEntityForShow(db, user, defDossierId, environmentId);
+  // Saved queries (the query builder) do not exist yet, so no id can name one: refused, not ignored.
+  if (firstText(query.dossierQuery)) throw badRequest({ dossierQuery: 'Unknown query' });
   ensureFieldIndexesOnce(db, defDossierId, options.indexes);
 
   const visible = await visibleItems(db, access, defDossierId, FILTER_VIEWS);
