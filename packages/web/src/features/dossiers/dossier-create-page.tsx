@@ -12,10 +12,11 @@ import { createDossier, type DossierValues, dossierKeys, fetchPermissions } from
 import { DossierForm } from './dossier-form';
 import { ExistingMatchesModal } from './existing-matches-modal';
 import { detailTabs, hasChanges, initialValues, isEditable } from './form-logic';
+import { knownUsers } from './known-users';
 import { PageError, PageLoading } from './page-states';
 import { useDossierSubmit } from './use-dossier-submit';
 import { positionName, useEntityLayout, useEntityNames } from './use-entity-layout';
-import { knownUsers, useFieldSources } from './use-field-sources';
+import { useFieldSources } from './use-field-sources';
 
 // /contentdossier/create/{id}: the form of a new dossier of entity {id}. Add goes to the new
 // dossier; Add and continue (setting add_continue, or the multi-add variant ?multiAdd=1) empties the

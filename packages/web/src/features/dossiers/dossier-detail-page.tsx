@@ -15,9 +15,10 @@ import { DetailTab } from './detail-tab';
 import { dossierKeys, fetchDossier, fetchPermissions, fetchTabsAllowed, isEditAllowed } from './dossier-api';
 import { DossierForm } from './dossier-form';
 import { detailTabs, positionsOfType } from './form-logic';
+import { knownUsers } from './known-users';
 import { PageError, PageLoading } from './page-states';
 import { positionName, useEntityLayout, useEntityNames } from './use-entity-layout';
-import { knownUsers, useFieldSources } from './use-field-sources';
+import { useFieldSources } from './use-field-sources';
 
 // /contentdossier/{id}: header, the main content tab and further tabs (display positions) in the
 // default (horizontal) or vertical layout, meta positions above and footer positions below each tab.

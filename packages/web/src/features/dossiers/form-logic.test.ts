@@ -12,7 +12,7 @@ import {
   requiredErrors,
   toPayload,
 } from './form-logic';
-import { knownUsers } from './use-field-sources';
+import { knownUsers } from './known-users';
 
 function field(
   id: number,

@@ -10,9 +10,10 @@ import { type DossierValues, dossierKeys, fetchDossier, updateDossier } from './
 import { DossierForm } from './dossier-form';
 import { ExistingMatchesModal } from './existing-matches-modal';
 import { detailTabs } from './form-logic';
+import { knownUsers } from './known-users';
 import { useDossierSubmit } from './use-dossier-submit';
 import { positionName, useEntityLayout } from './use-entity-layout';
-import { knownUsers, useFieldSources } from './use-field-sources';
+import { useFieldSources } from './use-field-sources';
 
 // The list's eye and pencil: the dossier's main position read-only, or editable (the spec's edit
 // popup: size xl, title Edit plus the summary, Save and Cancel).

@@ -2,6 +2,7 @@ import type { DisplayItem, ListOption } from '@dossierbase/core';
 import { useCallback, useMemo } from 'react';
 import type { DossierPage, FieldSources, UserOption } from '../../fields/types';
 import { listDossiers } from './dossier-api';
+import { mergeUsers } from './known-users';
 import { useEnvironmentUsers } from './use-environment-users';
 
 // The data the field components need, in one place: link pickers page through the child entity's
@@ -41,19 +42,6 @@ function searcherFor(defDossier: number) {
     searchers.set(defDossier, searcher);
   }
   return searcher;
-}
-
-/** Users the page knows (the dossier's creator and last editor, the signed-in user) by id. */
-export function knownUsers(...users: ({ id: number; username: string } | null | undefined)[]): UserOption[] {
-  const byId = new Map<number, UserOption>();
-  for (const user of users) if (user) byId.set(user.id, { id: user.id, name: user.username });
-  return [...byId.values()];
-}
-
-/** Members first, then users only the page knows (e.g. a former member who edited the dossier). */
-export function mergeUsers(members: readonly UserOption[], known: readonly UserOption[]): UserOption[] {
-  const ids = new Set(members.map((u) => u.id));
-  return [...members, ...known.filter((u) => !ids.has(u.id))];
 }
 
 /** Sources for one display item. */
