@@ -318,3 +318,35 @@ test('a dossier of another environment of the user switches to that environment'
     await close();
   }
 });
+
+test('the link picker creates a new linked dossier in a modal and links it', async () => {
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await fillText(page, 'Name', 'Linda Linked');
+    await item(page, 'Organisation').getByTestId('link-new').click();
+    const modal = page.getByTestId('new-linked-dossier-modal');
+    await modal.getByText(`New ${fixture.linked.translations[0].name_singular}`).waitFor();
+    await modal.locator('input').first().fill('Initech');
+    await screenshot(page, 'dossier-new-linked-modal');
+    await modal.getByTestId('new-linked-dossier-add').click();
+    await modal.waitFor({ state: 'detached' });
+    // single select: linked, and the limit message replaces the search and the New button
+    await item(page, 'Organisation').getByText('Initech').waitFor();
+    await item(page, 'Organisation').getByTestId('link-limit').waitFor();
+    expect(await item(page, 'Organisation').getByTestId('link-new').count()).toBe(0);
+    await page.getByTestId('dossier-add').click();
+    const id = await createdId(page);
+    await shown(page, 'Organisation').getByText('Initech').waitFor();
+    const link = await stack.db
+      .selectFrom('content_link as cl')
+      .innerJoin('content_dossier as d', 'd.id', 'cl.child_id')
+      .select(['d.summary', 'd.def_dossier_id'])
+      .where('cl.parent_id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(link).toEqual({ summary: 'Initech', def_dossier_id: fixture.linked.id });
+  } finally {
+    await close();
+  }
+}, 120_000);

@@ -92,7 +92,12 @@ export default function GeolocationMap({
   const zoom = point ? (point.zoom ?? POINT_ZOOM) : (DEFAULT_CENTER.zoom ?? 7);
   const editable = !!onChange;
   return (
-    <section data-testid={editable ? 'geolocation-map-edit' : 'geolocation-map'} aria-label={label}>
+    // isolation keeps Leaflet's own z-indexes (panes 400, controls 1000) under modals and menus
+    <section
+      data-testid={editable ? 'geolocation-map-edit' : 'geolocation-map'}
+      aria-label={label}
+      style={{ isolation: 'isolate' }}
+    >
       <MapContainer
         center={[start.lat, start.lng]}
         zoom={zoom}

@@ -1,4 +1,4 @@
-import { DOSSIER_MESSAGES, type LinkedDossier, type LinkSettings } from '@dossierbase/core';
+import type { LinkedDossier, LinkSettings } from '@dossierbase/core';
 import {
   ActionIcon,
   Anchor,
@@ -13,7 +13,7 @@ import {
   useCombobox,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconX } from '@tabler/icons-react';
+import { IconPlus, IconX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
@@ -107,10 +107,27 @@ export function LinkEditor(props: FieldEditorProps) {
           </Group>
         ))}
         {full ? (
-          <Text size="xs" c="dimmed">
-            {DOSSIER_MESSAGES.singleLink}
+          <Text size="xs" c="dimmed" data-testid="link-limit">
+            {t('fields.link.limit')}
           </Text>
-        ) : !props.disabled ? (
+        ) : null}
+        {!full && !props.disabled && props.createLinkedDossier && !settings.hide_add ? (
+          <Button
+            variant="light"
+            size="xs"
+            w="fit-content"
+            leftSection={<IconPlus size={14} />}
+            onClick={async () => {
+              const created = await props.createLinkedDossier?.();
+              if (created)
+                props.onChange(settings.multiple ? [...linkedDossiers(props.value), created] : [created]);
+            }}
+            data-testid="link-new"
+          >
+            {t('fields.link.new')}
+          </Button>
+        ) : null}
+        {full ? null : !props.disabled ? (
           <Combobox
             store={combobox}
             onOptionSubmit={add}

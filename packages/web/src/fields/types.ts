@@ -25,6 +25,8 @@ export interface FieldSources {
   uploadFile?: (file: File) => Promise<{ id: number; name: string }>;
   /** Map tiles for geolocation fields ({z}/{x}/{y} template); default VITE_MAP_TILE_URL or OpenStreetMap. */
   mapTileUrl?: string;
+  /** Link picker's New button: a new dossier of the link's child entity, or null when cancelled. */
+  createLinkedDossier?: () => Promise<LinkedDossier | null>;
   /** Custom action button pressed. */
   onAction?: (item: DisplayItem) => void;
 }

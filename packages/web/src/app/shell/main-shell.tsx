@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
 import { useClientConfig } from '../../api/config';
 import { hasRole, useTokenData } from '../../features/auth/session';
+import { NewLinkedDossierHost } from '../../features/dossiers/new-linked-dossier';
 import { isEnvironmentAdmin, useEnvironment } from '../../features/environments/environment-store';
 import { truncate } from '../format';
 import { STORAGE_KEYS } from '../local-store';
@@ -160,6 +161,7 @@ export function MainShell() {
       </AppShell.Footer>
 
       <FavouritesPanelSlot opened={favouritesOpen} onClose={() => setFavouritesOpen(false)} />
+      <NewLinkedDossierHost />
       {hasRole(token, 'ROLE_CONTRACT_ADMIN') && <SubscriptionNotice />}
     </AppShell>
   );

@@ -3,6 +3,7 @@ import { useCallback, useMemo } from 'react';
 import type { DossierPage, FieldSources, UserOption } from '../../fields/types';
 import { listDossiers } from './dossier-api';
 import { mergeUsers } from './known-users';
+import { openNewLinkedDossier } from './new-linked-dossier';
 import { useEnvironmentUsers } from './use-environment-users';
 
 // The data the field components need, in one place: link pickers page through the child entity's
@@ -54,7 +55,10 @@ export function useFieldSources(options: Map<number, ListOption[]>, pageUsers: r
       const link = item.def_dossier_link;
       const field = item.def_dossier_def_field?.def_field;
       const sources: FieldSources = users.length > 0 ? { users, loadUsers } : { loadUsers };
-      if (link) sources.searchDossiers = searcherFor(link.child_def_dossier_id);
+      if (link) {
+        sources.searchDossiers = searcherFor(link.child_def_dossier_id);
+        sources.createLinkedDossier = () => openNewLinkedDossier(link.child_def_dossier_id);
+      }
       if (field && options.has(field.id)) sources.options = options.get(field.id);
       return sources;
     },
