@@ -15,6 +15,7 @@ export function createPromiseCache(options: { max: number; ttlMs: number }) {
       pending.catch(() => cache.delete(key));
       return pending;
     },
+    peek: (key: string) => cache.get(key),
     clear: () => cache.clear(),
   };
 }

@@ -12,6 +12,8 @@ export interface Pager {
   pages: number;
   items: number;
   limit: number;
+  /** items is the planner's estimate (large lists asked for the first time); exact when absent */
+  estimated?: boolean;
 }
 
 export interface Paged<T> {

@@ -26,3 +26,6 @@ export const queryKey = (query: CompiledQuery) => `${query.sql}\u0000${JSON.stri
 
 /** The cached result of `compute` under `key` (see createPromiseCache). */
 export const cachedResult = <T>(key: string, compute: () => Promise<T>) => cache.get(key, compute);
+
+/** The cached (or still running) result under `key`, without computing it. */
+export const peekCachedResult = <T>(key: string) => cache.peek(key) as Promise<T> | undefined;

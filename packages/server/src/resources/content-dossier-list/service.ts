@@ -14,6 +14,7 @@ import { entityInEnvironment, entityPermissions } from '../../policy/entity';
 import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from '../../policy/environment';
 import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
 import { cachedResult, entityDataVersion, queryKey } from '../../query/list-cache';
+import { listTotal } from '../../query/list-count';
 import {
   type Column,
   columnOf,
@@ -144,7 +145,9 @@ export async function listDossiers(
   ]);
   return {
     results: { dossiers, contents, items, aggregations },
-    pager: makePager(params.page, params.limit, count),
+    pager: count.estimated
+      ? { ...makePager(params.page, params.limit, count.items), estimated: true }
+      : makePager(params.page, params.limit, count.items),
   };
 }
 
@@ -152,9 +155,7 @@ export async function listDossiers(
 async function countAndAggregations(db: Db, params: ListParams) {
   const version = await entityDataVersion(db, params.defDossierId);
   const filtered = queryKey(countQuery(db, params).compile());
-  const count = cachedResult(`count:${version}:${filtered}`, async () =>
-    Number((await countQuery(db, params).executeTakeFirstOrThrow()).count),
-  );
+  const count = listTotal(db, params, `count:${version}:${filtered}`);
   const aggregated = params.aggregations.map(({ column, aggregate }) =>
     column.kind === 'link'
       ? [column.itemId, aggregate, 'link', column.link.id]

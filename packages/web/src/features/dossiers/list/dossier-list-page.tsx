@@ -225,7 +225,9 @@ function DossierList({ entityId }: { entityId: number }) {
           ) : null}
           <Group justify="space-between" data-testid="dossier-list-footer">
             <Text size="sm" c="dimmed" data-testid="dossier-list-total" data-total={data.pager.items}>
-              {t('dossier_list.total', { count: data.pager.items })}
+              {t(data.pager.estimated ? 'dossier_list.total_estimated' : 'dossier_list.total', {
+                count: data.pager.items,
+              })}
             </Text>
             <Pagination
               total={data.pager.pages}

@@ -1,0 +1,36 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { adminSetup } from '../../test/entity-test-setup';
+import { buildDefDossier } from '../../test/factories';
+import { createTestApp, type TestApp } from '../../test/test-app';
+import { EXACT_UP_TO } from './list-count';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t.close());
+
+test('a large total asked for the first time is estimated, then exact from the background count', async () => {
+  const s = await adminSetup(t);
+  const entity = await buildDefDossier(t.db, s.environment.id, { name: 'Many' });
+  const many = EXACT_UP_TO + 250;
+  await sql`insert into content_dossier (environment_id, def_dossier_id, summary)
+    select ${s.environment.id}, ${entity.id}, 'Row ' || n from generate_series(1, ${many}) n`.execute(t.db);
+  await sql`analyze content_dossier`.execute(t.db);
+  const list = async (page = 0) => {
+    const response = await s.admin.get(`/api/contentdossier?defDossier=${entity.id}&page=${page}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().pager;
+  };
+  const first = await list();
+  expect(first.estimated).toBe(true);
+  expect(first.items).toBeGreaterThan(EXACT_UP_TO);
+  // the exact count has been started; the next request gets it as soon as it is there
+  await expect.poll(async () => (await list(1)).estimated ?? false, { timeout: 10_000 }).toBe(false);
+  expect(await list(2)).toEqual({ current: 2, pages: Math.ceil(many / 50), items: many, limit: 50 });
+
+  // a small total is always exact
+  const few = await s.admin.get(`/api/contentdossier?defDossier=${entity.id}&summary=Row 124`);
+  expect(few.json().pager).toEqual({ current: 0, pages: 1, items: 11, limit: 50 });
+});

@@ -1,0 +1,51 @@
+import { CompiledQuery, sql } from 'kysely';
+import type { Db } from '../db/database';
+import { cachedResult, peekCachedResult } from './list-cache';
+import { countQuery, filteredQuery, type ListParams } from './list-query';
+
+// The total behind pager.items. Counting 80,000 matches of a million dossiers exactly takes about a
+// quarter of a second, far more than the page itself, so a total nobody asked for before is exact
+// only up to EXACT_UP_TO; above that the answer carries the planner's estimate (marked estimated)
+// while the exact count runs in the background and serves the next page, sort or view from the cache.
+
+export const EXACT_UP_TO = 1000;
+const PENDING = Symbol('pending');
+
+export interface ListTotal {
+  items: number;
+  estimated: boolean;
+}
+
+export async function listTotal(db: Db, params: ListParams, key: string): Promise<ListTotal> {
+  const known = peekCachedResult<number>(key);
+  if (known) {
+    const value = await Promise.race([known, Promise.resolve(PENDING)]).catch(() => PENDING);
+    if (typeof value === 'number') return { items: value, estimated: false };
+  }
+  const capped = filteredQuery(db, params)
+    .select(sql`1`.as('one'))
+    .limit(EXACT_UP_TO + 1)
+    .as('capped');
+  const { n } = await db.selectFrom(capped).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  const upTo = Number(n);
+  if (upTo <= EXACT_UP_TO) {
+    void cachedResult(key, async () => upTo);
+    return { items: upTo, estimated: false };
+  }
+  // exact in the background for the requests that follow; a failure is logged by nobody and retried
+  cachedResult(key, async () => Number((await countQuery(db, params).executeTakeFirstOrThrow()).count)).catch(
+    () => undefined,
+  );
+  return { items: Math.max(upTo, await plannerEstimate(db, params)), estimated: true };
+}
+
+/** Rows the planner expects the filtered query to return (its statistics, no scan). */
+async function plannerEstimate(db: Db, params: ListParams): Promise<number> {
+  const query = filteredQuery(db, params).select(sql`1`.as('one')).compile();
+  const { rows } = await db.executeQuery<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] | string }>(
+    CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]),
+  );
+  const plan = rows[0]?.['QUERY PLAN'];
+  const parsed = typeof plan === 'string' ? JSON.parse(plan) : plan;
+  return Math.round(Number(parsed?.[0]?.Plan?.['Plan Rows'] ?? 0));
+}
