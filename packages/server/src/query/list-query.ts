@@ -508,6 +508,7 @@ export async function runAggregations(db: Db, params: ListParams) {
     value: number | null;
     options?: { id: number; total: number }[];
   }[] = [];
+  const plain: { index: number; id: number; aggregate: string; selection: RawBuilder<unknown> }[] = [];
   await Promise.all(
     params.aggregations.map(async ({ column, aggregate }, index) => {
       const id = column.itemId ?? 0;
@@ -554,8 +555,16 @@ export async function runAggregations(db: Db, params: ListParams) {
       else if (column.cast === 'interval')
         selection = sql`extract(epoch from ${sql.raw(aggregate)}(${expr}))`;
       else selection = sql`${sql.raw(aggregate)}(${expr})`;
-      const row = await base.select(selection.as('v')).executeTakeFirst();
-      const raw = row?.v as unknown;
+      plain.push({ index, id, aggregate, selection });
+    }),
+  );
+  // The plain aggregates share one scan of the filtered set.
+  if (plain.length > 0) {
+    const row = (await filteredQuery(db, params)
+      .select(plain.map((p, i) => p.selection.as(`v${i}`)))
+      .executeTakeFirst()) as Record<string, unknown> | undefined;
+    plain.forEach(({ index, id, aggregate }, i) => {
+      const raw = row?.[`v${i}`];
       // dates keep their ISO text (min/max of a date column)
       const value =
         raw instanceof Date
@@ -564,8 +573,8 @@ export async function runAggregations(db: Db, params: ListParams) {
             ? raw
             : toNumber(raw);
       results[index] = { id, aggregate, value: value as number | null };
-    }),
-  );
+    });
+  }
   return results;
 }
 
