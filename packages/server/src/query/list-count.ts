@@ -10,6 +10,8 @@ import { countQuery, filteredQuery, type ListParams } from './list-query';
 
 export const EXACT_UP_TO = 1000;
 const PENDING = Symbol('pending');
+const MAX_BACKGROUND_COUNTS = 1;
+let backgroundCounts = 0;
 
 export interface ListTotal {
   items: number;
@@ -32,10 +34,16 @@ export async function listTotal(db: Db, params: ListParams, key: string): Promis
     void cachedResult(key, async () => upTo);
     return { items: upTo, estimated: false };
   }
-  // exact in the background for the requests that follow; a failure is logged by nobody and retried
-  cachedResult(key, async () => Number((await countQuery(db, params).executeTakeFirstOrThrow()).count)).catch(
-    () => undefined,
-  );
+  // Exact in the background for the requests that follow, one count at a time per node so that many
+  // new filters at once do not pile up scans; a failed count is simply asked again later.
+  if (backgroundCounts < MAX_BACKGROUND_COUNTS) {
+    backgroundCounts += 1;
+    cachedResult(key, async () => Number((await countQuery(db, params).executeTakeFirstOrThrow()).count))
+      .catch(() => undefined)
+      .finally(() => {
+        backgroundCounts -= 1;
+      });
+  }
   return { items: Math.max(upTo, await plannerEstimate(db, params)), estimated: true };
 }
 
