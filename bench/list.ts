@@ -1,18 +1,17 @@
 // Measures the dossier list call on the data of bench/generate.ts. Usage: npx tsx bench/list.ts
 // Starts the app in-process on the bench schema, signs in as an admin it creates and drives the
 // API with fetch over loopback; the raw SQL of the same query runs directly through pg.
-import { execFile } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { buildApp } from '../packages/server/src/app';
 import { hashPassword } from '../packages/server/src/auth/passwords';
 import { loadConfig } from '../packages/server/src/config';
 import { migrate, openDatabase } from '../packages/server/src/db/database';
 import { visibleItems } from '../packages/server/src/policy/display-item';
 import { openEnvironment } from '../packages/server/src/policy/environment';
-import { fieldIndexSyncIdle } from '../packages/server/src/query/field-indexes';
 import {
   type Column,
   columnOf,
@@ -22,6 +21,7 @@ import {
   parseListParams,
 } from '../packages/server/src/query/list-query';
 import { FILTER_VIEWS } from '../packages/server/src/resources/content-dossier-list/service';
+import { freePort } from '../packages/server/test/free-port';
 import { BENCH_ENVIRONMENT, BENCH_SCHEMA, BENCH_URL } from './generate';
 
 const ITERATIONS = 200;
@@ -42,6 +42,28 @@ async function timed(times: number, run: () => Promise<void>) {
   }
   samples.sort((a, b) => a - b);
   return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
+}
+
+const repoRoot = path.resolve(import.meta.dirname, '..');
+
+/** Resident memory of the server process now and at its peak, from /proc (bytes). */
+function serverMemory(server: ChildProcess): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
+  const kb = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+}
+
+async function waitForServer(address: string) {
+  for (let i = 0; i < 300; i++) {
+    try {
+      if ((await fetch(`${address}/api/config`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error('the server did not start');
 }
 
 async function main() {
@@ -100,12 +122,28 @@ async function main() {
     })
     .execute();
 
-  const app = await buildApp({
-    config,
-    db,
-    jwtSecret: new TextEncoder().encode('bench-secret-of-enough-length!!'),
-  });
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  // The server runs as `npm start` runs it, in a process of its own: its peak resident memory is
+  // read from /proc at the end (VmHWM), free of this harness, its pool and its clients.
+  const port = await freePort();
+  const address = `http://127.0.0.1:${port}`;
+  const server = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(repoRoot, 'packages/server/src/main.ts')],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: BENCH_URL,
+        DATABASE_SCHEMA: BENCH_SCHEMA,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        SEED_DEMO: 'false',
+        LOG_LEVEL: process.env.BENCH_LOG ?? 'silent',
+        JWT_SECRET: 'bench-secret-of-enough-length!!',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  await waitForServer(address);
   const login = await fetch(`${address}/api/login_check`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', [CSRF_HEADER]: CSRF_VALUE },
@@ -163,12 +201,11 @@ async function main() {
 
   let rssMax = 0;
   const sampler = setInterval(() => {
-    rssMax = Math.max(rssMax, process.memoryUsage().rss);
+    rssMax = Math.max(rssMax, serverMemory(server).rss);
   }, 50);
 
   // warm-up (also lets the once-per-process index sync finish)
   for (let i = 0; i < 20; i++) await get(urlA);
-  await fieldIndexSyncIdle(db);
   const first = await (await fetch(urlA, { headers })).json();
 
   const a = await timed(ITERATIONS, () => get(urlA));
@@ -186,16 +223,18 @@ async function main() {
   const bCold = await timed(COLD_ITERATIONS, () => get(freshUrl(filterB)));
   console.log(`(b cold) done: p50 ${ms(bCold.p50)} p95 ${ms(bCold.p95)}`);
 
-  // SQL statements per list request (every pg client's query calls, over 20 requests)
-  let statements = 0;
-  const originalQuery = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    statements += 1;
-    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof originalQuery;
+  // SQL statements per list request: the server's statements run outside transactions, so the
+  // database's commit counter moves once per statement (read after the statistics are flushed)
+  const commits = async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const { rows } = await sql<{ n: string }>`
+      select xact_commit::text as n from pg_stat_database where datname = current_database()`.execute(db);
+    return Number(rows[0].n);
+  };
+  const before = await commits();
   for (let i = 0; i < 20; i++) await get(urlA);
-  pg.Client.prototype.query = originalQuery;
-  const statementsPerRequest = statements / 20;
+  // minus the commit of the reading statement itself
+  const statementsPerRequest = ((await commits()) - before - 1) / 20;
 
   let c: { p50: number; p95: number } | null = null;
   let createNote = '';
@@ -296,7 +335,7 @@ async function main() {
   );
   await client.end();
   clearInterval(sampler);
-  const rssEnd = process.memoryUsage().rss;
+  const { rss: rssEnd, peak: rssPeak } = serverMemory(server);
 
   const rows: [string, string][] = [
     ['dossiers in entity', Number(total.n).toLocaleString('en')],
@@ -330,8 +369,8 @@ async function main() {
     ['(e) ratio HTTP (a) p50 / raw page p50', `${(a.p50 / rawPage.p50).toFixed(2)}`],
     ['(e) ratio HTTP (a cold) p50 / raw page+count p50', `${(aCold.p50 / rawBoth.p50).toFixed(2)}`],
     [
-      '(f) resident memory: max during run / end',
-      `${(rssMax / 2 ** 20).toFixed(0)} MB / ${(rssEnd / 2 ** 20).toFixed(0)} MB`,
+      '(f) server resident memory: peak / end',
+      `${(Math.max(rssMax, rssPeak) / 2 ** 20).toFixed(0)} MB / ${(rssEnd / 2 ** 20).toFixed(0)} MB`,
     ],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
@@ -342,7 +381,7 @@ async function main() {
   console.log('\nplan of the count query (a):');
   console.log(countPlan.rows.map((r) => r['QUERY PLAN']).join('\n'));
 
-  await app.close();
+  server.kill('SIGTERM');
   await db.destroy();
 }
 

@@ -1,8 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, sql } from 'kysely';
-import { KyselyPGlite } from 'kysely-pglite';
 import pg from 'pg';
 import type { Config } from '../config';
 import { migrations } from './migrations/index';
@@ -30,6 +28,11 @@ export async function openDatabase(
   // dataDir 'memory://' keeps PGlite in memory (tests).
   const dataDir = config.dataDir.startsWith('memory://') ? undefined : path.join(config.dataDir, 'pgdata');
   if (dataDir) mkdirSync(dataDir, { recursive: true });
+  // Loaded only here: PGlite and its dialect weigh about 100 MB of memory a PostgreSQL node never needs.
+  const [{ KyselyPGlite }, { pg_trgm }] = await Promise.all([
+    import('kysely-pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
+  ]);
   // pg_trgm backs the quick search on summaries, as on PostgreSQL.
   const { dialect } = await KyselyPGlite.create({ dataDir, extensions: { pg_trgm } });
   return new Kysely<Database>({ dialect });
