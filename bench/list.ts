@@ -7,6 +7,7 @@ import path from 'node:path';
 import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { buildApp } from '../packages/server/src/app';
 import { hashPassword } from '../packages/server/src/auth/passwords';
 import { loadConfig } from '../packages/server/src/config';
 import { migrate, openDatabase } from '../packages/server/src/db/database';
@@ -45,6 +46,7 @@ async function timed(times: number, run: () => Promise<void>) {
 }
 
 const repoRoot = path.resolve(import.meta.dirname, '..');
+const JWT_SECRET = 'bench-secret-of-enough-length!!';
 
 /** Resident memory of the server process now and at its peak, from /proc (bytes). */
 function serverMemory(server: ChildProcess): { rss: number; peak: number } {
@@ -138,7 +140,7 @@ async function main() {
         HOST: '127.0.0.1',
         SEED_DEMO: 'false',
         LOG_LEVEL: process.env.BENCH_LOG ?? 'silent',
-        JWT_SECRET: 'bench-secret-of-enough-length!!',
+        JWT_SECRET,
       },
       stdio: ['ignore', 'inherit', 'inherit'],
     },
@@ -223,18 +225,25 @@ async function main() {
   const bCold = await timed(COLD_ITERATIONS, () => get(freshUrl(filterB)));
   console.log(`(b cold) done: p50 ${ms(bCold.p50)} p95 ${ms(bCold.p95)}`);
 
-  // SQL statements per list request: the server's statements run outside transactions, so the
-  // database's commit counter moves once per statement (read after the statistics are flushed)
-  const commits = async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const { rows } = await sql<{ n: string }>`
-      select xact_commit::text as n from pg_stat_database where datname = current_database()`.execute(db);
-    return Number(rows[0].n);
-  };
-  const before = await commits();
-  for (let i = 0; i < 20; i++) await get(urlA);
-  // minus the commit of the reading statement itself
-  const statementsPerRequest = ((await commits()) - before - 1) / 20;
+  // SQL statements per list request: the same app in this process, driven through inject, counting
+  // every query its pg clients send
+  const probeApp = await buildApp({ config, db, jwtSecret: new TextEncoder().encode(JWT_SECRET) });
+  let statements = 0;
+  const originalQuery = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    statements += 1;
+    return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof originalQuery;
+  const probeUrl = urlA.slice(address.length);
+  await probeApp.inject({ url: probeUrl, headers }); // the first request fills the per-node caches
+  statements = 0;
+  for (let i = 0; i < 20; i++) {
+    const response = await probeApp.inject({ url: probeUrl, headers });
+    if (response.statusCode !== 200) throw new Error(`probe: ${response.statusCode} ${response.body}`);
+  }
+  pg.Client.prototype.query = originalQuery;
+  const statementsPerRequest = statements / 20;
+  await probeApp.close();
 
   let c: { p50: number; p95: number } | null = null;
   let createNote = '';
