@@ -25,6 +25,7 @@ let entityId: number;
 let childEntityId: number;
 let linkId: number;
 let backLinkId: number;
+let readerRoleId: number;
 const item: Record<string, number> = {};
 const option: Record<string, number> = {};
 const dossier: Record<string, number> = {};
@@ -67,6 +68,7 @@ beforeAll(async () => {
   envId = environment.id;
   await buildEnvironment(t.db, { members: [{ user: o.user, credentials: ['environment-admin'] }] });
   const reader = await buildRole(t.db, envId, 'Reader');
+  readerRoleId = reader.id;
   const secretRole = await buildRole(t.db, envId, 'Secret');
   const other = await buildRole(t.db, envId, 'Other');
   await addMember(t.db, envId, { user: m.user, roleIds: [reader.id] });
@@ -389,6 +391,24 @@ describe('GET /api/contentdossier', () => {
     expect(avg.results.aggregations[0].value).toBeCloseTo(119.833, 2);
     const wrong = await list(admin, { [`${item.title}_aggregate`]: 'sum' });
     expect(wrong.json()).toEqual({ errors: { [`${item.title}_aggregate`]: 'Unknown aggregation' } });
+
+    // an option hidden from the member's role is left out of their per-option counts, not the admin's
+    await t.db
+      .updateTable('def_field_list')
+      .set({ settings: { roles: [readerRoleId] } })
+      .where('id', '=', option.closed)
+      .execute();
+    const statusCounts = async (client: TestClient) =>
+      (
+        await ok(client, { [`${item.amount}_max`]: '300', [`${item.status}_aggregate`]: 'unique' })
+      ).results.aggregations[0].options.map((o: { id: number }) => o.id);
+    expect(await statusCounts(member)).toEqual([option.open]);
+    expect(await statusCounts(admin)).toEqual([option.open, option.closed]);
+    await t.db
+      .updateTable('def_field_list')
+      .set({ settings: { roles: [] } })
+      .where('id', '=', option.closed)
+      .execute();
   });
 
   it('lists the dossiers linked to a parent through a link (both directions)', async () => {

@@ -1,4 +1,5 @@
 import {
+  type AggregationResult,
   type DossierListBody,
   type ItemValue,
   type LinkedDossier,
@@ -9,7 +10,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { UserRow } from '../../db/schema';
 import { badRequest, forbidden } from '../../http-errors';
-import { type LinkRow, type VisibleItem, visibleItems } from '../../policy/display-item';
+import { type LinkRow, listOptionVisible, type VisibleItem, visibleItems } from '../../policy/display-item';
 import { entityInEnvironment, entityPermissions } from '../../policy/entity';
 import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from '../../policy/environment';
 import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
@@ -144,11 +145,43 @@ export async function listDossiers(
     presentItems(db, access, listItems),
   ]);
   return {
-    results: { dossiers, contents, items, aggregations },
+    results: {
+      dossiers,
+      contents,
+      items,
+      aggregations: await withVisibleOptions(db, access, params, aggregations),
+    },
     pager: count.estimated
       ? { ...makePager(params.page, params.limit, count.items), estimated: true }
       : makePager(params.page, params.limit, count.items),
   };
+}
+
+/**
+ * The per-option counts of list aggregations without the options the user's roles may not see (the
+ * cached figures are the same for everyone).
+ */
+async function withVisibleOptions(
+  db: Db,
+  access: EnvironmentAccess,
+  params: ListParams,
+  aggregations: AggregationResult[],
+): Promise<AggregationResult[]> {
+  const fieldIds = params.aggregations.flatMap(({ column }) =>
+    column.kind === 'field' && (column.type === 'list' || column.type === 'tree') ? [column.dataFieldId] : [],
+  );
+  if (fieldIds.length === 0 || !aggregations.some((a) => a.options)) return aggregations;
+  const options = await db
+    .selectFrom('def_field_list as o')
+    .innerJoin('def_dossier_def_field as dd', 'dd.def_field_id', 'o.def_field_id')
+    .select(['o.id', 'o.settings'])
+    .where('dd.id', 'in', fieldIds)
+    .where('o.environment_id', '=', access.environment.id)
+    .execute();
+  const visible = new Set(options.filter((o) => listOptionVisible(access, o)).map((o) => o.id));
+  return aggregations.map((a) =>
+    a.options ? { ...a, options: a.options.filter((o) => visible.has(o.id)) } : a,
+  );
 }
 
 /** The total and the aggregations of the filtered set, cached under the entity's data version. */
