@@ -124,13 +124,13 @@ async function main() {
     })
     .execute();
 
-  // The server runs as `npm start` runs it, in a process of its own: its peak resident memory is
+  // The server runs as `npm start` runs it (the node arguments of scripts/start.mjs), in a process of its own: its peak resident memory is
   // read from /proc at the end (VmHWM), free of this harness, its pool and its clients.
   const port = await freePort();
   const address = `http://127.0.0.1:${port}`;
   const server = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(repoRoot, 'packages/server/src/main.ts')],
+    ['--max-semi-space-size=8', '--import', 'tsx', path.join(repoRoot, 'packages/server/src/main.ts')],
     {
       env: {
         ...process.env,
