@@ -3,6 +3,7 @@ import type { Db } from '../db/database';
 import type {
   DefDossierDefFieldTable,
   DefDossierLinkTable,
+  DefFieldListTable,
   DefFieldTable,
   DisplayItemTable,
 } from '../db/schema';
@@ -14,6 +15,7 @@ export type DisplayItemRow = Selectable<DisplayItemTable>;
 export type DataFieldRow = Selectable<DefDossierDefFieldTable>;
 export type BaseFieldRow = Selectable<DefFieldTable>;
 export type LinkRow = Selectable<DefDossierLinkTable>;
+export type ListOptionRow = Selectable<DefFieldListTable>;
 
 /** A display item the user may see, with the rows behind it. */
 export interface VisibleItem {
@@ -42,6 +44,30 @@ export function listOptionVisible(
   if (isEnvironmentAdmin(access)) return true;
   const roleIds = new Set(access.membership?.role_ids ?? []);
   return !(option.settings.roles ?? []).some((role) => roleIds.has(role));
+}
+
+/**
+ * The list and tree options of the given base fields that the user may see, by rank; cached with the
+ * configuration. Every dossier read, write and aggregation asks here.
+ */
+export function visibleListOptions(
+  db: Db,
+  access: EnvironmentAccess,
+  defFieldIds: readonly number[],
+): Promise<ListOptionRow[]> {
+  const ids = [...new Set(defFieldIds)].sort((a, b) => a - b);
+  if (ids.length === 0) return Promise.resolve([]);
+  return configCached(access, `list-options:${ids.join(',')}`, async () => {
+    const rows = await db
+      .selectFrom('def_field_list')
+      .selectAll()
+      .where('environment_id', '=', access.environment.id)
+      .where('def_field_id', 'in', ids)
+      .orderBy('rank')
+      .orderBy('id')
+      .execute();
+    return rows.filter((row) => listOptionVisible(access, row));
+  });
 }
 
 /**

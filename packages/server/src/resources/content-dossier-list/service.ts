@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { UserRow } from '../../db/schema';
 import { badRequest, forbidden } from '../../http-errors';
-import { type LinkRow, listOptionVisible, type VisibleItem, visibleItems } from '../../policy/display-item';
+import { type LinkRow, type VisibleItem, visibleItems, visibleListOptions } from '../../policy/display-item';
 import { entityInEnvironment, entityPermissions } from '../../policy/entity';
 import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from '../../policy/environment';
 import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
@@ -149,7 +149,7 @@ export async function listDossiers(
       dossiers,
       contents,
       items,
-      aggregations: await withVisibleOptions(db, access, params, aggregations),
+      aggregations: await withVisibleOptions(db, access, visible, aggregations),
     },
     pager: count.estimated
       ? { ...makePager(params.page, params.limit, count.items), estimated: true }
@@ -164,23 +164,16 @@ export async function listDossiers(
 async function withVisibleOptions(
   db: Db,
   access: EnvironmentAccess,
-  params: ListParams,
+  visible: VisibleItem[],
   aggregations: AggregationResult[],
 ): Promise<AggregationResult[]> {
-  const fieldIds = params.aggregations.flatMap(({ column }) =>
-    column.kind === 'field' && (column.type === 'list' || column.type === 'tree') ? [column.dataFieldId] : [],
+  if (!aggregations.some((a) => a.options)) return aggregations;
+  const optionFields = visible.flatMap((v) =>
+    v.field && (v.field.type === 'list' || v.field.type === 'tree') ? [v.field.id] : [],
   );
-  if (fieldIds.length === 0 || !aggregations.some((a) => a.options)) return aggregations;
-  const options = await db
-    .selectFrom('def_field_list as o')
-    .innerJoin('def_dossier_def_field as dd', 'dd.def_field_id', 'o.def_field_id')
-    .select(['o.id', 'o.settings'])
-    .where('dd.id', 'in', fieldIds)
-    .where('o.environment_id', '=', access.environment.id)
-    .execute();
-  const visible = new Set(options.filter((o) => listOptionVisible(access, o)).map((o) => o.id));
+  const shown = new Set((await visibleListOptions(db, access, optionFields)).map((o) => o.id));
   return aggregations.map((a) =>
-    a.options ? { ...a, options: a.options.filter((o) => visible.has(o.id)) } : a,
+    a.options ? { ...a, options: a.options.filter((o) => shown.has(o.id)) } : a,
   );
 }
 

@@ -1,7 +1,7 @@
 import type { DisplayItem, Dossier, DossierDetail } from '@dossierbase/core';
 import type { Db } from '../../db/database';
 import { configCached } from '../../policy/config-cache';
-import { listOptionVisible, type VisibleItem } from '../../policy/display-item';
+import { type VisibleItem, visibleListOptions } from '../../policy/display-item';
 import type { EnvironmentAccess } from '../../policy/environment';
 import { presentDossiers } from '../content-dossier-list/present';
 import { presentListOption } from '../def-field/present';
@@ -25,26 +25,17 @@ export function presentItems(
 ): Promise<DisplayItem[]> {
   const key = `presented-items:${items.map((v) => v.item.id).join(',')}`;
   return configCached(access, key, async () => {
-    const optionFieldIds = [
-      ...new Set(items.flatMap((v) => (v.field && OPTION_TYPES.has(v.field.type) ? [v.field.id] : []))),
-    ];
+    const optionFieldIds = items.flatMap((v) =>
+      v.field && OPTION_TYPES.has(v.field.type) ? [v.field.id] : [],
+    );
     const [presented, options] = await Promise.all([
       presentDisplayItems(
         db,
         items.map((v) => v.item),
       ),
-      optionFieldIds.length
-        ? db
-            .selectFrom('def_field_list')
-            .selectAll()
-            .where('environment_id', '=', access.environment.id)
-            .where('def_field_id', 'in', optionFieldIds)
-            .orderBy('rank')
-            .orderBy('id')
-            .execute()
-        : Promise.resolve([]),
+      visibleListOptions(db, access, optionFieldIds),
     ]);
-    const visible = options.filter((option) => listOptionVisible(access, option)).map(presentListOption);
+    const visible = options.map(presentListOption);
     return presented.map((item) => {
       const dataField = item.def_dossier_def_field;
       if (!dataField || !OPTION_TYPES.has(dataField.def_field.type)) return item;

@@ -19,7 +19,7 @@ import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { ContentDossierTable, DefDossierTable, DossierLogChange, UserRow } from '../../db/schema';
 import { badRequest, forbidden, HttpError, notFound } from '../../http-errors';
-import { type LinkRow, listOptionVisible, type VisibleItem, visibleItems } from '../../policy/display-item';
+import { type LinkRow, type VisibleItem, visibleItems, visibleListOptions } from '../../policy/display-item';
 import { entityPermissions } from '../../policy/entity';
 import { type EnvironmentAccess, openEnvironment } from '../../policy/environment';
 import { sanitiseRichText } from '../../sanitise/rich-text';
@@ -81,15 +81,8 @@ const fieldSettings = (v: VisibleItem) =>
 
 /** List options the user may choose: admins all, others not those restricted to one of their roles. */
 async function listOptions(db: Db, access: EnvironmentAccess, defFieldId: number): Promise<ListOptionRef[]> {
-  const rows = await db
-    .selectFrom('def_field_list')
-    .select(['id', 'translations', 'settings'])
-    .where('def_field_id', '=', defFieldId)
-    .orderBy('rank')
-    .execute();
-  return rows
-    .filter((row) => listOptionVisible(access, row))
-    .map((row) => ({ id: row.id, label: row.translations[0]?.text }));
+  const rows = await visibleListOptions(db, access, [defFieldId]);
+  return rows.map((row) => ({ id: row.id, label: row.translations[0]?.text }));
 }
 
 async function environmentUsers(db: Db, environmentId: number) {
