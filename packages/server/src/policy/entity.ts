@@ -1,9 +1,10 @@
 import type { PermissionAction } from '@dossierbase/core';
 import { PERMISSION_ACTIONS } from '@dossierbase/core';
 import type { Db } from '../db/database';
+import type { UserRow } from '../db/schema';
 import { notFound } from '../http-errors';
 import { configCached } from './config-cache';
-import { type EnvironmentAccess, isEnvironmentAdmin } from './environment';
+import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from './environment';
 
 /**
  * What the user may do with dossiers of one entity: everything for super and environment admins,
@@ -42,4 +43,36 @@ export async function entityInEnvironment(db: Db, access: EnvironmentAccess, def
   );
   if (!entity) throw notFound('Entity not found');
   return entity;
+}
+
+export interface EntityScope {
+  access: EnvironmentAccess;
+  entity: Awaited<ReturnType<typeof entityInEnvironment>>;
+  permissions: Set<PermissionAction>;
+}
+
+/**
+ * The entity with the user's access to its environment and their actions on it: 404 for an unknown
+ * entity or one outside `environmentId`, 403 from the environment check. With the environment given
+ * the entity comes from the configuration cache.
+ */
+export async function openEntityScope(
+  db: Db,
+  user: UserRow,
+  defDossierId: number,
+  environmentId?: number | null,
+): Promise<EntityScope> {
+  let envId = environmentId ?? null;
+  if (envId === null) {
+    const row = await db
+      .selectFrom('def_dossier')
+      .select('environment_id')
+      .where('id', '=', defDossierId)
+      .executeTakeFirst();
+    if (!row) throw notFound('Entity not found');
+    envId = row.environment_id;
+  }
+  const access = await openEnvironment(db, user, envId);
+  const entity = await entityInEnvironment(db, access, defDossierId);
+  return { access, entity, permissions: await entityPermissions(db, access, entity.id) };
 }

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database';
 import type { UserRow } from '../db/schema';
-import { forbidden, notFound } from '../http-errors';
-import { entityPermissions } from './entity';
+import { forbidden } from '../http-errors';
+import { openEntityScope } from './entity';
 import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from './environment';
 
 // The configuration reads a dossier page needs (the entity, its positions and display items) are the
@@ -32,15 +32,8 @@ export async function memberEntityAccess(
     if (isEnvironmentAdmin(access)) return null;
     throw forbidden();
   }
-  const entity = await db
-    .selectFrom('def_dossier')
-    .select(['id', 'environment_id'])
-    .where('id', '=', defDossierId)
-    .executeTakeFirst();
-  if (!entity || (environmentId !== undefined && entity.environment_id !== environmentId))
-    throw notFound('Entity not found');
-  const access = await openEnvironment(db, user, entity.environment_id);
+  const { access, permissions } = await openEntityScope(db, user, defDossierId, environmentId);
   if (isEnvironmentAdmin(access)) return null;
-  if (!(await entityPermissions(db, access, entity.id)).has('show')) throw forbidden();
+  if (!permissions.has('show')) throw forbidden();
   return access;
 }

@@ -11,7 +11,7 @@ import type { Db } from '../../db/database';
 import type { UserRow } from '../../db/schema';
 import { badRequest, forbidden } from '../../http-errors';
 import { type LinkRow, type VisibleItem, visibleItems, visibleListOptions } from '../../policy/display-item';
-import { entityInEnvironment, entityPermissions } from '../../policy/entity';
+import { entityPermissions, openEntityScope } from '../../policy/entity';
 import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from '../../policy/environment';
 import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
 import { cachedResult, entityDataVersion, queryKey } from '../../query/list-cache';
@@ -55,20 +55,9 @@ export async function openEntityForShow(
   defDossierId: number,
   environmentId?: number | null,
 ) {
-  let envId = environmentId ?? null;
-  if (envId === null) {
-    const entity = await db
-      .selectFrom('def_dossier')
-      .select('environment_id')
-      .where('id', '=', defDossierId)
-      .executeTakeFirst();
-    if (!entity) throw forbidden();
-    envId = entity.environment_id;
-  }
-  const access = await openEnvironment(db, user, envId);
-  const entity = await entityInEnvironment(db, access, defDossierId);
-  if (!(await entityPermissions(db, access, defDossierId)).has('show')) throw forbidden();
-  return { access, entity };
+  const scope = await openEntityScope(db, user, defDossierId, environmentId);
+  if (!scope.permissions.has('show')) throw forbidden();
+  return scope;
 }
 
 /** The link and parent of the linked list mode, checked against the environment and permissions. */

@@ -20,8 +20,8 @@ import type { Db } from '../../db/database';
 import type { ContentDossierTable, DefDossierTable, DossierLogChange, UserRow } from '../../db/schema';
 import { badRequest, forbidden, HttpError, notFound } from '../../http-errors';
 import { type LinkRow, type VisibleItem, visibleItems, visibleListOptions } from '../../policy/display-item';
-import { entityPermissions } from '../../policy/entity';
-import { type EnvironmentAccess, openEnvironment } from '../../policy/environment';
+import { type EntityScope, entityPermissions, openEntityScope } from '../../policy/entity';
+import type { EnvironmentAccess } from '../../policy/environment';
 import { sanitiseRichText } from '../../sanitise/rich-text';
 import { fileValueProblem } from '../file/service';
 
@@ -39,23 +39,10 @@ const SERVER_TYPES = new Set(['autoIncrement', 'calc', 'systemdate', 'systemuser
 export const isBacklink = (link: LinkRow) => link.back_link_id !== null && link.back_link_id < link.id;
 const forwardLinkId = (link: LinkRow) => (isBacklink(link) ? (link.back_link_id as number) : link.id);
 
-export interface DossierScope {
-  access: EnvironmentAccess;
-  entity: EntityRow;
-  permissions: Set<PermissionAction>;
-}
+export type DossierScope = EntityScope;
 
-export async function openEntity(db: Db, user: UserRow, defDossierId: number): Promise<DossierScope> {
-  const entity = await db
-    .selectFrom('def_dossier')
-    .selectAll()
-    .where('id', '=', defDossierId)
-    .executeTakeFirst();
-  if (!entity) throw notFound('Entity not found');
-  const access = await openEnvironment(db, user, entity.environment_id);
-  const permissions = await entityPermissions(db, access, entity.id);
-  return { access, entity, permissions };
-}
+export const openEntity = (db: Db, user: UserRow, defDossierId: number): Promise<DossierScope> =>
+  openEntityScope(db, user, defDossierId);
 
 /** Loads a dossier and the user's scope on its entity; 404 unknown, 403 when `action` is missing. */
 export async function openDossier(db: Db, user: UserRow, id: number, action: PermissionAction) {
