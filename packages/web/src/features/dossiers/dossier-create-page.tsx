@@ -1,4 +1,3 @@
-import type { DisplayItem } from '@dossierbase/core';
 import { Alert, Box, Button, Fieldset, Grid, Group, Modal, NavLink, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowLeft, IconInfoCircle } from '@tabler/icons-react';
@@ -6,17 +5,16 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useBlocker, useNavigate, useParams, useSearchParams } from 'react-router';
-import { useFieldLocale } from '../../fields/shared';
 import { useTokenData } from '../auth/session';
-import { createDossier, type DossierValues, dossierKeys, fetchPermissions } from './dossier-api';
+import { dossierKeys, fetchPermissions } from './dossier-api';
 import { DossierForm } from './dossier-form';
 import { ExistingMatchesModal } from './existing-matches-modal';
-import { detailTabs, hasChanges, initialValues, isEditable } from './form-logic';
+import { hasChanges } from './form-logic';
 import { knownUsers } from './known-users';
 import { PageError, PageLoading } from './page-states';
-import { useDossierSubmit } from './use-dossier-submit';
-import { positionName, useEntityLayout, useEntityNames } from './use-entity-layout';
+import { useEntityNames } from './use-entity-layout';
 import { useFieldSources } from './use-field-sources';
+import { useNewDossierForm } from './use-new-dossier-form';
 
 // /contentdossier/create/{id}: the form of a new dossier of entity {id}. Add goes to the new
 // dossier; Add and continue (setting add_continue, or the multi-add variant ?multiAdd=1) empties the
@@ -27,43 +25,18 @@ const CONTINUE_RELOAD_MS = 500;
 
 export function DossierCreatePage() {
   const { t } = useTranslation();
-  const locale = useFieldLocale();
   const navigate = useNavigate();
   const defDossier = Number(useParams().id);
   const multiAdd = useSearchParams()[0].get('multiAdd') === '1';
   const token = useTokenData();
   const names = useEntityNames(defDossier);
-  const { layout, loading, error } = useEntityLayout(defDossier);
-  const me = useMemo(
-    () => knownUsers(token ? { id: token.user_id, username: token.username } : null),
-    [token],
-  );
-  const sources = useFieldSources(layout.options, me);
   const wide = useMediaQuery('(min-width: 577px)');
   const permissions = useQuery({
     queryKey: dossierKeys.permissions(defDossier),
     queryFn: ({ signal }) => fetchPermissions(defDossier, signal),
     enabled: defDossier > 0,
   });
-
-  const sections = useMemo(() => {
-    const all = layout.items ?? [];
-    const tabs = detailTabs(layout.positions, all, (p) => positionName(p, locale));
-    return tabs
-      .map((tab) => ({
-        tab,
-        items: all.filter((item) => item.display_position_id === tab.id && isEditable(item)),
-      }))
-      .filter((section) => section.items.length > 0);
-  }, [layout.items, layout.positions, locale]);
-  const items = useMemo<DisplayItem[]>(() => sections.flatMap((s) => s.items), [sections]);
-  const start = useMemo(
-    () => initialValues(items, layout.options, token?.user_id),
-    [items, layout.options, token],
-  );
-  const [values, setValues] = useState<DossierValues>({});
   const [continued, setContinued] = useState(false);
-  useEffect(() => setValues(start), [start]);
   const leaving = useRef(false);
 
   const leave = (to: string) => {
@@ -71,20 +44,20 @@ export function DossierCreatePage() {
     navigate(to);
   };
   const continueAfterSave = useRef(false);
-  const submitter = useDossierSubmit({
-    kind: 'create',
-    items,
-    conditions: layout.settings.conditions,
-    send: (payload, ignore) => createDossier({ defDossier, values: payload, ignore_existing: ignore }),
-    onSaved: (id) => {
+  const { layout, loading, error, sections, items, start, values, setValues, change, submitter } =
+    useNewDossierForm(defDossier, (id) => {
       if (!continueAfterSave.current) return leave(`/contentdossier/${id}`);
       setContinued(true);
       setValues({});
       window.scrollTo(0, 0);
       setTimeout(() => setValues(start), CONTINUE_RELOAD_MS);
       setTimeout(() => setContinued(false), CONTINUE_ALERT_MS);
-    },
-  });
+    });
+  const me = useMemo(
+    () => knownUsers(token ? { id: token.user_id, username: token.username } : null),
+    [token],
+  );
+  const sources = useFieldSources(layout.options, me);
   const dirty = hasChanges(items, start, values);
   const blocker = useBlocker(
     ({ currentLocation, nextLocation }) =>
@@ -133,10 +106,7 @@ export function DossierCreatePage() {
             items={sectionItems}
             mode="edit"
             values={values}
-            onChange={(key, value) => {
-              submitter.clearError(key);
-              setValues((current) => ({ ...current, [key]: value }));
-            }}
+            onChange={change}
             conditions={layout.settings.conditions}
             errors={submitter.errors}
             sources={sources}

@@ -1,16 +1,13 @@
-import type { DisplayItem, LinkedDossier } from '@dossierbase/core';
+import type { LinkedDossier } from '@dossierbase/core';
 import { Button, Group, Loader, Modal, Stack } from '@mantine/core';
-import { useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useFieldLocale } from '../../fields/shared';
-import { useTokenData } from '../auth/session';
-import { createDossier, type DossierValues, fetchDossier } from './dossier-api';
+import { fetchDossier } from './dossier-api';
 import { DossierForm } from './dossier-form';
 import { ExistingMatchesModal } from './existing-matches-modal';
-import { detailTabs, initialValues, isEditable } from './form-logic';
-import { useDossierSubmit } from './use-dossier-submit';
-import { positionName, useEntityLayout, useEntityNames } from './use-entity-layout';
+import { useEntityNames } from './use-entity-layout';
 import { useFieldSources } from './use-field-sources';
+import { useNewDossierForm } from './use-new-dossier-form';
 
 // The link picker's 'New' button (spec doc 2, "New linked dossier modal 'New {type}'"): a create
 // form of the child entity in a modal; the new dossier is linked in the picker that asked. One host
@@ -75,30 +72,14 @@ function NewLinkedDossierModal(props: {
   onDone: (dossier: LinkedDossier | null) => void;
 }) {
   const { t } = useTranslation();
-  const locale = useFieldLocale();
-  const token = useTokenData();
   const names = useEntityNames(props.defDossier);
-  const { layout, loading } = useEntityLayout(props.defDossier);
-  const sources = useFieldSources(layout.options);
-  const items = useMemo<DisplayItem[]>(() => {
-    const all = layout.items ?? [];
-    const [main] = detailTabs(layout.positions, all, (p) => positionName(p, locale));
-    return main ? all.filter((item) => item.display_position_id === main.id && isEditable(item)) : [];
-  }, [layout.items, layout.positions, locale]);
-  const start = useMemo(
-    () => initialValues(items, layout.options, token?.user_id),
-    [items, layout.options, token],
+  // the first tab only: the modal is a quick form, the dossier page holds the rest
+  const { layout, loading, items, values, change, submitter } = useNewDossierForm(
+    props.defDossier,
+    (id) => void linkedDossier(id).then(props.onDone),
+    { firstSectionOnly: true },
   );
-  const [values, setValues] = useState<DossierValues>({});
-  useEffect(() => setValues(start), [start]);
-  const submitter = useDossierSubmit({
-    kind: 'create',
-    items,
-    conditions: layout.settings.conditions,
-    send: (payload, ignore) =>
-      createDossier({ defDossier: props.defDossier, values: payload, ignore_existing: ignore }),
-    onSaved: (id) => void linkedDossier(id).then(props.onDone),
-  });
+  const sources = useFieldSources(layout.options);
 
   return (
     <Modal
@@ -116,10 +97,7 @@ function NewLinkedDossierModal(props: {
             items={items}
             mode="edit"
             values={values}
-            onChange={(key, value) => {
-              submitter.clearError(key);
-              setValues((v) => ({ ...v, [key]: value }));
-            }}
+            onChange={change}
             conditions={layout.settings.conditions}
             errors={submitter.errors}
             sources={sources}

@@ -1,0 +1,52 @@
+import type { DisplayItem } from '@dossierbase/core';
+import { useEffect, useMemo, useState } from 'react';
+import { useFieldLocale } from '../../fields/shared';
+import { useTokenData } from '../auth/session';
+import { createDossier, type DossierValues } from './dossier-api';
+import { detailTabs, initialValues, isEditable } from './form-logic';
+import { useDossierSubmit } from './use-dossier-submit';
+import { positionName, useEntityLayout } from './use-entity-layout';
+
+// The form of a new dossier of one entity, shared by the create page and the link picker's New modal:
+// its sections (one per tab with editable items), their default values and the create call.
+
+export function useNewDossierForm(
+  defDossier: number,
+  onSaved: (id: number) => void,
+  options: { firstSectionOnly?: boolean } = {},
+) {
+  const locale = useFieldLocale();
+  const token = useTokenData();
+  const { layout, loading, error } = useEntityLayout(defDossier);
+  const { firstSectionOnly = false } = options;
+  const sections = useMemo(() => {
+    const all = layout.items ?? [];
+    const tabs = detailTabs(layout.positions, all, (p) => positionName(p, locale));
+    const filled = tabs
+      .map((tab) => ({
+        tab,
+        items: all.filter((item) => item.display_position_id === tab.id && isEditable(item)),
+      }))
+      .filter((section) => section.items.length > 0);
+    return firstSectionOnly ? filled.slice(0, 1) : filled;
+  }, [layout.items, layout.positions, locale, firstSectionOnly]);
+  const items = useMemo<DisplayItem[]>(() => sections.flatMap((s) => s.items), [sections]);
+  const start = useMemo(
+    () => initialValues(items, layout.options, token?.user_id),
+    [items, layout.options, token],
+  );
+  const [values, setValues] = useState<DossierValues>({});
+  useEffect(() => setValues(start), [start]);
+  const submitter = useDossierSubmit({
+    kind: 'create',
+    items,
+    conditions: layout.settings.conditions,
+    send: (payload, ignore) => createDossier({ defDossier, values: payload, ignore_existing: ignore }),
+    onSaved,
+  });
+  const change = (key: string, value: unknown) => {
+    submitter.clearError(key);
+    setValues((current) => ({ ...current, [key]: value }));
+  };
+  return { layout, loading, error, sections, items, start, values, setValues, change, submitter };
+}
