@@ -176,3 +176,23 @@ export async function buildPermission(
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** A dossier written straight into the table; values keyed by data-field id. */
+export async function buildDossier(
+  db: Db,
+  defDossier: { id: number; environment_id: number },
+  summary: string,
+  values: Record<string, unknown> = {},
+): Promise<number> {
+  const row = await db
+    .insertInto('content_dossier')
+    .values({
+      environment_id: defDossier.environment_id,
+      def_dossier_id: defDossier.id,
+      summary,
+      values: JSON.stringify(values),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}

@@ -6,6 +6,7 @@ import {
   buildDefField,
   buildDisplayItem,
   buildDisplayPosition,
+  buildDossier,
   buildLink,
   buildListOption,
   buildPermission,
@@ -61,24 +62,7 @@ async function demoEnvironment(db: Db) {
   return { environmentId: environment.id, roleId: role.id, adminId: userId('admin'), demoId: userId('demo') };
 }
 
-export async function insertDossier(
-  db: Db,
-  entity: Entity,
-  summary: string,
-  values: Record<string, unknown> = {},
-): Promise<number> {
-  const row = await db
-    .insertInto('content_dossier')
-    .values({
-      environment_id: entity.environment_id,
-      def_dossier_id: entity.id,
-      summary,
-      values: JSON.stringify(values),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
-}
+export const insertDossier = buildDossier;
 
 /** Builds the entity `name` (default 'Person') with every field type, in the Demo environment. */
 export async function buildEveryTypeEntity(db: Db, name = 'Person'): Promise<EveryTypeEntity> {

@@ -4,6 +4,7 @@ import {
   buildDefField,
   buildDisplayItem,
   buildDisplayPosition,
+  buildDossier,
   buildLink,
   buildListOption,
   buildPermission,
@@ -41,24 +42,12 @@ export async function addField(
   return { base, dataField, item };
 }
 
-export async function insertDossier(
+export const insertDossier = (
   t: TestApp,
   entity: Entity,
   summary: string,
   values: Record<string, unknown> = {},
-) {
-  const row = await t.db
-    .insertInto('content_dossier')
-    .values({
-      environment_id: entity.environment_id,
-      def_dossier_id: entity.id,
-      summary,
-      values: JSON.stringify(values),
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return Number(row.id);
-}
+) => buildDossier(t.db, entity, summary, values);
 
 /** Client (all field types, links to Project) and Project, in an environment with admin and member. */
 export async function dossierSetup(t: TestApp) {
