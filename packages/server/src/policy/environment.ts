@@ -14,15 +14,6 @@ export interface EnvironmentAccess {
   user: UserRow;
 }
 
-export function membershipOf(db: Db, environmentId: number, userId: number): Promise<Membership | undefined> {
-  return db
-    .selectFrom('environment_user')
-    .selectAll()
-    .where('environment_id', '=', environmentId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
-}
-
 /** Super admins see every environment; everyone else only those they belong to. */
 export const seesAllEnvironments = (user: UserRow) => isSuperAdmin(user);
 
