@@ -230,12 +230,18 @@ async function main() {
   const probeApp = await buildApp({ config, db, jwtSecret: new TextEncoder().encode(JWT_SECRET) });
   let statements = 0;
   const originalQuery = pg.Client.prototype.query;
+  const showStatements = process.env.BENCH_STATEMENTS === '1';
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     statements += 1;
+    if (showStatements) {
+      const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
+      console.log(`  statement: ${String(text).replace(/\s+/g, ' ').slice(0, 300)}`);
+    }
     return (originalQuery as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof originalQuery;
   const probeUrl = urlA.slice(address.length);
   await probeApp.inject({ url: probeUrl, headers }); // the first request fills the per-node caches
+  await new Promise((resolve) => setTimeout(resolve, 1000)); // and starts the exact count in the background
   statements = 0;
   for (let i = 0; i < 20; i++) {
     const response = await probeApp.inject({ url: probeUrl, headers });

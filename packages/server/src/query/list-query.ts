@@ -15,7 +15,7 @@ import {
   type Ymd,
   ymdToIso,
 } from '@dossierbase/core';
-import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { type RawBuilder, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { Database } from '../db/schema';
 import type { LinkRow, VisibleItem } from '../policy/display-item';
@@ -494,6 +494,63 @@ export function pageQuery(db: Db, params: ListParams) {
   const tie = params.sorts[0]?.direction ?? 'desc';
   q = q.orderBy('content_dossier.id', tie);
   return q.limit(params.limit).offset(params.page * params.limit);
+}
+
+/** Link ids whose linked dossiers a page carries: forward links and the back links that mirror them. */
+export interface PageLinks {
+  forward: number[];
+  backward: number[];
+}
+
+/** A dossier linked to a page row, as the page statement returns it (`forward`: row is the parent). */
+export interface PageLinkedDossier {
+  link_id: number;
+  forward: boolean;
+  id: number;
+  summary: string;
+  def_dossier_id: number;
+  archived: boolean;
+}
+
+export type PageRow = Selectable<Database['content_dossier']> & {
+  created_by_username: string | null;
+  modified_by_username: string | null;
+  linked: PageLinkedDossier[];
+};
+
+/**
+ * One page and everything its rows show beyond their own columns, in one statement: the usernames of
+ * creator and last editor and, per row, the dossiers linked through `links` in rank order. A list
+ * request is bound by its statements (each costs a round trip on both sides), not by this work on
+ * 50 rows. The outer order repeats the page's, so the joins cannot reorder it.
+ */
+export function pageWithRelationsQuery(db: Db, params: ListParams, links: PageLinks) {
+  const env = params.environmentId;
+  const parts: RawBuilder<unknown>[] = [];
+  if (links.forward.length)
+    parts.push(sql`select cl.link_id, true as forward, d.id, d.summary, d.def_dossier_id, d.archived, cl.rank, cl.id as cl_id
+      from content_link cl join content_dossier d on d.id = cl.child_id
+      where cl.environment_id = ${env} and cl.link_id in (${sql.join(links.forward)}) and cl.parent_id = content_dossier.id`);
+  if (links.backward.length)
+    parts.push(sql`select cl.link_id, false, d.id, d.summary, d.def_dossier_id, d.archived, cl.rank, cl.id
+      from content_link cl join content_dossier d on d.id = cl.parent_id
+      where cl.environment_id = ${env} and cl.link_id in (${sql.join(links.backward)}) and cl.child_id = content_dossier.id`);
+  const linked = parts.length
+    ? sql`(select coalesce(json_agg(json_build_object('link_id', x.link_id, 'forward', x.forward, 'id', x.id,
+          'summary', x.summary, 'def_dossier_id', x.def_dossier_id, 'archived', x.archived) order by x.rank, x.cl_id), '[]')
+        from (${sql.join(parts, sql` union all `)}) x)`
+    : sql`'[]'::json`;
+  const tie = params.sorts[0]?.direction ?? 'desc';
+  const order = [
+    ...params.sorts.map((s) => sql`${s.expression} ${sql.raw(s.direction)}`),
+    sql`content_dossier.id ${sql.raw(tie)}`,
+  ];
+  return sql<PageRow>`select content_dossier.*, cu.username as created_by_username,
+      mu.username as modified_by_username, ${linked} as linked
+    from (${pageQuery(db, params)}) as content_dossier
+    left join app_user cu on cu.id = content_dossier.created_by
+    left join app_user mu on mu.id = content_dossier.modified_by
+    order by ${sql.join(order)}`;
 }
 
 export function countQuery(db: Db, params: ListParams) {

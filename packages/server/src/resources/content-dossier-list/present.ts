@@ -4,6 +4,26 @@ import type { Db } from '../../db/database';
 import type { ContentDossierTable } from '../../db/schema';
 
 type Row = Selectable<ContentDossierTable>;
+type Username = (id: number | null) => string | null | undefined;
+
+/** One dossier row in the wire shape; `username` names the creator and the last editor. */
+export function dossierWire(row: Row, username: Username): Dossier {
+  const ref = (id: number | null) => {
+    const name = username(id);
+    return id === null || name == null ? null : { id, username: name };
+  };
+  return {
+    id: Number(row.id),
+    summary: row.summary,
+    def_dossier_id: row.def_dossier_id,
+    environment_id: row.environment_id,
+    archived: row.archived,
+    created_at: new Date(row.created_at).toISOString(),
+    modified_at: new Date(row.modified_at).toISOString(),
+    created_by: ref(row.created_by),
+    modified_by: ref(row.modified_by),
+  };
+}
 
 /** Dossier rows in the wire shape, with the usernames of creator and last editor (one query). */
 export async function presentDossiers(db: Db, rows: Row[]): Promise<Dossier[]> {
@@ -14,18 +34,7 @@ export async function presentDossiers(db: Db, rows: Row[]): Promise<Dossier[]> {
     (userIds.length
       ? await db.selectFrom('app_user').select(['id', 'username']).where('id', 'in', userIds).execute()
       : []
-    ).map((u) => [u.id, { id: u.id, username: u.username }]),
+    ).map((u) => [u.id, u.username]),
   );
-  const ref = (id: number | null) => (id === null ? null : (users.get(id) ?? null));
-  return rows.map((row) => ({
-    id: Number(row.id),
-    summary: row.summary,
-    def_dossier_id: row.def_dossier_id,
-    environment_id: row.environment_id,
-    archived: row.archived,
-    created_at: new Date(row.created_at).toISOString(),
-    modified_at: new Date(row.modified_at).toISOString(),
-    created_by: ref(row.created_by),
-    modified_by: ref(row.modified_by),
-  }));
+  return rows.map((row) => dossierWire(row, (id) => (id === null ? null : users.get(id))));
 }

@@ -22,12 +22,15 @@ import {
   countQuery,
   type ListParams,
   likeContains,
-  pageQuery,
+  type PageLinkedDossier,
+  type PageLinks,
+  type PageRow,
+  pageWithRelationsQuery,
   parseListParams,
   runAggregations,
 } from '../../query/list-query';
 import { presentItems } from '../content-dossier/present';
-import { presentDossiers } from './present';
+import { dossierWire } from './present';
 
 export const FILTER_VIEWS = ['list', 'search', 'advanced-search'];
 
@@ -124,19 +127,20 @@ export async function listDossiers(
   if (Object.keys(errors).length) throw badRequest(errors);
 
   const listItems = visible.filter((v) => v.item.view === 'list');
-  const [rows, { count, aggregations }] = await Promise.all([
-    pageQuery(db, params).execute(),
+  const [{ rows }, { count, aggregations }, items] = await Promise.all([
+    pageWithRelationsQuery(db, params, pageLinks(listItems)).execute(db),
     countAndAggregations(db, params),
-  ]);
-  const [dossiers, contents, items] = await Promise.all([
-    presentDossiers(db, rows),
-    contentsOf(db, access, listItems, rows),
     presentItems(db, access, listItems),
   ]);
+  const usernames = new Map<number, string | null>();
+  for (const r of rows) {
+    if (r.created_by !== null) usernames.set(r.created_by, r.created_by_username);
+    if (r.modified_by !== null) usernames.set(r.modified_by, r.modified_by_username);
+  }
   return {
     results: {
-      dossiers,
-      contents,
+      dossiers: rows.map((row) => dossierWire(row, (id) => (id === null ? null : usernames.get(id)))),
+      contents: contentsOf(listItems, rows),
       items,
       aggregations: await withVisibleOptions(db, access, visible, aggregations),
     },
@@ -184,35 +188,26 @@ async function countAndAggregations(db: Db, params: ListParams) {
   return { count: await count, aggregations: await aggregations };
 }
 
-type DossierRow = Awaited<ReturnType<ReturnType<typeof pageQuery>['execute']>>[number];
+/** The link ids whose linked dossiers the page must carry for these list items (both directions). */
+function pageLinks(items: VisibleItem[]): PageLinks {
+  const links = items.flatMap((v) => (v.link ? [v.link] : []));
+  return {
+    forward: [...new Set(links.map((l) => l.id))],
+    backward: [...new Set(links.flatMap((l) => (l.back_link_id ? [l.back_link_id] : [])))],
+  };
+}
 
 /** Per dossier: list item id -> value (field value, linked dossiers or dossier data). */
-async function contentsOf(
-  db: Db,
-  access: EnvironmentAccess,
-  items: VisibleItem[],
-  rows: DossierRow[],
-): Promise<Record<string, Record<string, ItemValue>>> {
+function contentsOf(items: VisibleItem[], rows: PageRow[]): Record<string, Record<string, ItemValue>> {
   const contents: Record<string, Record<string, ItemValue>> = {};
-  for (const row of rows) contents[String(row.id)] = {};
-  if (rows.length === 0) return contents;
-  const ids = rows.map((r) => r.id);
-  const linkItems = items.filter((v) => v.link);
-  const linked = linkItems.length
-    ? await linkedDossiers(
-        db,
-        access,
-        linkItems.map((v) => v.link as LinkRow),
-        ids,
-      )
-    : new Map<string, LinkedDossier[]>();
   for (const row of rows) {
-    const content = contents[String(row.id)];
+    const content: Record<string, ItemValue> = {};
+    contents[String(row.id)] = content;
     const values = (row.values ?? {}) as Record<string, unknown>;
     for (const v of items) {
       const key = String(v.item.id);
       if (v.dataField) content[key] = values[String(v.dataField.id)] ?? null;
-      else if (v.link) content[key] = linked.get(`${v.link.id}:${row.id}`) ?? [];
+      else if (v.link) content[key] = linkedThrough(v.link, row.linked);
       else {
         const data = v.item.settings?.dossier_data;
         if (data === 'created_at' || data === 'modified_at') content[key] = row[data].toISOString();
@@ -225,54 +220,18 @@ async function contentsOf(
   return contents;
 }
 
-/** `${linkId}:${dossierId}` -> the dossiers linked through that link, in both directions. */
-async function linkedDossiers(
-  db: Db,
-  access: EnvironmentAccess,
-  links: LinkRow[],
-  dossierIds: number[],
-): Promise<Map<string, LinkedDossier[]>> {
-  const forwardIds = [...new Set(links.map((l) => l.id))];
-  const backToForward = new Map<number, number>();
-  for (const l of links) if (l.back_link_id) backToForward.set(l.back_link_id, l.id);
-  const backIds = [...backToForward.keys()];
-  const { rows } = await sql<{
-    link_id: number;
-    owner: number;
-    id: number;
-    summary: string;
-    def_dossier_id: number;
-    archived: boolean;
-    forward: boolean;
-  }>`
-    select cl.link_id, cl.parent_id as owner, d.id, d.summary, d.def_dossier_id, d.archived, true as forward, cl.rank, cl.id as cl_id
-    from content_link cl join content_dossier d on d.id = cl.child_id
-    where cl.environment_id = ${access.environment.id} and cl.link_id in (${sql.join(forwardIds)})
-      and cl.parent_id in (${sql.join(dossierIds)})
-    ${
-      backIds.length
-        ? sql`union all
-    select cl.link_id, cl.child_id as owner, d.id, d.summary, d.def_dossier_id, d.archived, false, cl.rank, cl.id
-    from content_link cl join content_dossier d on d.id = cl.parent_id
-    where cl.environment_id = ${access.environment.id} and cl.link_id in (${sql.join(backIds)})
-      and cl.child_id in (${sql.join(dossierIds)})`
-        : sql``
-    }
-    order by rank, cl_id`.execute(db);
-  const result = new Map<string, LinkedDossier[]>();
-  for (const r of rows) {
-    const linkId = r.forward ? r.link_id : backToForward.get(r.link_id);
-    if (linkId === undefined) continue;
-    const key = `${linkId}:${Number(r.owner)}`;
-    const list = result.get(key) ?? [];
-    if (list.some((d) => d.id === Number(r.id))) continue;
-    list.push({
-      id: Number(r.id),
-      summary: r.summary,
-      def_dossier_id: r.def_dossier_id,
-      archived: r.archived,
+/** The dossiers linked to a row through `link`, read in both directions, each once, in rank order. */
+function linkedThrough(link: LinkRow, linked: PageLinkedDossier[]): LinkedDossier[] {
+  const result: LinkedDossier[] = [];
+  for (const d of linked) {
+    const through = d.forward ? d.link_id === link.id : d.link_id === link.back_link_id;
+    if (!through || result.some((r) => r.id === Number(d.id))) continue;
+    result.push({
+      id: Number(d.id),
+      summary: d.summary,
+      def_dossier_id: d.def_dossier_id,
+      archived: d.archived,
     });
-    result.set(key, list);
   }
   return result;
 }
