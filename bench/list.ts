@@ -23,6 +23,8 @@ import {
 } from '../packages/server/src/query/list-query';
 import { FILTER_VIEWS } from '../packages/server/src/resources/content-dossier-list/service';
 import { freePort } from '../packages/server/test/free-port';
+// @ts-expect-error: a plain .mjs module of the start script, without types
+import { serverNodeArgs } from '../scripts/server-node-args.mjs';
 import { BENCH_ENVIRONMENT, BENCH_SCHEMA, BENCH_URL } from './generate';
 
 const ITERATIONS = 200;
@@ -55,6 +57,10 @@ function serverMemory(server: ChildProcess): { rss: number; peak: number } {
     Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
+
+/** The server's resident memory peak so far, for the progress lines. */
+const peakSoFar = (server: ChildProcess) =>
+  `server RSS peak ${(serverMemory(server).peak / 2 ** 20).toFixed(0)} MB`;
 
 async function waitForServer(address: string) {
   for (let i = 0; i < 300; i++) {
@@ -124,13 +130,13 @@ async function main() {
     })
     .execute();
 
-  // The server runs as `npm start` runs it (the node arguments of scripts/start.mjs), in a process of its own: its peak resident memory is
+  // The server runs as `npm start` runs it (scripts/server-node-args.mjs), in a process of its own: its peak resident memory is
   // read from /proc at the end (VmHWM), free of this harness, its pool and its clients.
   const port = await freePort();
   const address = `http://127.0.0.1:${port}`;
   const server = spawn(
     process.execPath,
-    ['--max-semi-space-size=8', '--import', 'tsx', path.join(repoRoot, 'packages/server/src/main.ts')],
+    [...serverNodeArgs, path.join(repoRoot, 'packages/server/src/main.ts')],
     {
       env: {
         ...process.env,
@@ -211,9 +217,9 @@ async function main() {
   const first = await (await fetch(urlA, { headers })).json();
 
   const a = await timed(ITERATIONS, () => get(urlA));
-  console.log(`(a) done: p50 ${ms(a.p50)} p95 ${ms(a.p95)}`);
+  console.log(`(a) done: p50 ${ms(a.p50)} p95 ${ms(a.p95)}, ${peakSoFar(server)}`);
   const b = await timed(ITERATIONS, () => get(urlB));
-  console.log(`(b) done: p50 ${ms(b.p50)} p95 ${ms(b.p95)}`);
+  console.log(`(b) done: p50 ${ms(b.p50)} p95 ${ms(b.p95)}, ${peakSoFar(server)}`);
 
   // The same with a filter value no request has asked before: the total and the aggregations are
   // counted for real (the cache only helps paging, sorting and repeated views of one filter).
@@ -221,9 +227,9 @@ async function main() {
   const freshUrl = (filter: Record<string, string>) =>
     `${address}/api/contentdossier?${new URLSearchParams({ ...filter, [`${listItem('price')}_min`]: String(1000 + ++fresh / 100) })}`;
   const aCold = await timed(COLD_ITERATIONS, () => get(freshUrl(filterA)));
-  console.log(`(a cold) done: p50 ${ms(aCold.p50)} p95 ${ms(aCold.p95)}`);
+  console.log(`(a cold) done: p50 ${ms(aCold.p50)} p95 ${ms(aCold.p95)}, ${peakSoFar(server)}`);
   const bCold = await timed(COLD_ITERATIONS, () => get(freshUrl(filterB)));
-  console.log(`(b cold) done: p50 ${ms(bCold.p50)} p95 ${ms(bCold.p95)}`);
+  console.log(`(b cold) done: p50 ${ms(bCold.p50)} p95 ${ms(bCold.p95)}, ${peakSoFar(server)}`);
 
   // SQL statements per list request: the same app in this process, driven through inject, counting
   // every query its pg clients send
@@ -278,6 +284,7 @@ async function main() {
       if (response.status >= 300) throw new Error(`create: ${response.status} ${await response.text()}`);
       await response.arrayBuffer();
     });
+    console.log(`(c) done: p50 ${ms(c.p50)} p95 ${ms(c.p95)}, ${peakSoFar(server)}`);
   } else createNote = `not measured (POST answered ${probe.status})`;
 
   // (d) 10 clients for 10 seconds, in a child process: a load generator must not share the
@@ -303,7 +310,7 @@ async function main() {
   if (load.failed) throw new Error(`(d): ${load.failed} requests failed`);
   const done = load.done;
   const rps = done / SECONDS;
-  console.log(`(d) done: ${rps.toFixed(1)} requests/s`);
+  console.log(`(d) done: ${rps.toFixed(1)} requests/s, ${peakSoFar(server)}`);
 
   // (e) the SQL the server runs for (a): page and count, straight through pg
   const access = await openEnvironment(db, admin, environment.id);

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { buildDisplayItem } from '../../test/entity-factories';
 import { adminSetup } from '../../test/entity-test-setup';
 import { buildDefDossier } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
@@ -23,6 +24,26 @@ test('a large total asked for the first time is estimated, then exact from the b
     expect(response.statusCode, response.body).toBe(200);
     return response.json().pager;
   };
+  // with an aggregation asked for, its scan counts the set: exact at once, and cached for paging
+  const created = await buildDisplayItem(t.db, entity, { view: 'list' });
+  await t.db
+    .updateTable('display_item')
+    .set({ settings: { dossier_data: 'created_at' } })
+    .where('id', '=', created.id)
+    .execute();
+  const aggregated = await s.admin.get(
+    `/api/contentdossier?defDossier=${entity.id}&summary=Row&${created.id}_aggregate=max&limit=10`,
+  );
+  expect(aggregated.statusCode, aggregated.body).toBe(200);
+  expect(aggregated.json().pager).toEqual({
+    current: 0,
+    pages: Math.ceil(many / 10),
+    items: many,
+    limit: 10,
+  });
+  const paged = await s.admin.get(`/api/contentdossier?defDossier=${entity.id}&summary=Row&page=3`);
+  expect(paged.json().pager).toEqual({ current: 3, pages: Math.ceil(many / 50), items: many, limit: 50 });
+
   const first = await list();
   expect(first.estimated).toBe(true);
   expect(first.items).toBeGreaterThan(EXACT_UP_TO);

@@ -557,16 +557,27 @@ export function countQuery(db: Db, params: ListParams) {
   return filteredQuery(db, params).select(sql<number>`count(*)`.as('count'));
 }
 
-/** Value of each aggregation over the filtered set. */
-export async function runAggregations(db: Db, params: ListParams) {
-  const results: {
+export interface AggregationRun {
+  /** rows in the filtered set: the scan that computes the plain aggregates counts them too */
+  total: number;
+  results: {
     id: number;
     aggregate: string;
     value: number | null;
     options?: { id: number; total: number }[];
-  }[] = [];
+  }[];
+}
+
+/**
+ * Value of each aggregation over the filtered set, and its total. The plain aggregates (sum, avg,
+ * count, ...) and the total share one scan; option counts and link counts need a query each, run
+ * beside it.
+ */
+export async function runAggregations(db: Db, params: ListParams): Promise<AggregationRun> {
+  const results: AggregationRun['results'] = [];
   const plain: { index: number; id: number; aggregate: string; selection: RawBuilder<unknown> }[] = [];
-  await Promise.all(
+  const optionsOf = new Map<number, { id: number; total: number }[]>();
+  const separate = Promise.all(
     params.aggregations.map(async ({ column, aggregate }, index) => {
       const id = column.itemId ?? 0;
       const base = filteredQuery(db, params);
@@ -590,6 +601,8 @@ export async function runAggregations(db: Db, params: ListParams) {
                 `jsonb_array_elements(case jsonb_typeof(${column.expression}) when 'array' then ${column.expression} else '[]'::jsonb end)`,
               )
             : expr;
+        // the value (how many have an option) comes from the shared scan, the options from this one
+        plain.push({ index, id, aggregate, selection: sql`count(${expr})` });
         const rows = await base
           .select([sql<string>`${element}`.as('option'), sql<number>`count(*)`.as('total')])
           .where(sql<boolean>`${expr} is not null`)
@@ -602,8 +615,7 @@ export async function runAggregations(db: Db, params: ListParams) {
           }))
           .filter((o) => Number.isSafeInteger(o.id))
           .sort((a, b) => b.total - a.total || a.id - b.id);
-        const counted = await base.select(sql<number>`count(${expr})`.as('v')).executeTakeFirst();
-        results[index] = { id, aggregate, value: toNumber(counted?.v), options };
+        optionsOf.set(index, options);
         return;
       }
       let selection: RawBuilder<unknown>;
@@ -615,24 +627,24 @@ export async function runAggregations(db: Db, params: ListParams) {
       plain.push({ index, id, aggregate, selection });
     }),
   );
-  // The plain aggregates share one scan of the filtered set.
-  if (plain.length > 0) {
-    const row = (await filteredQuery(db, params)
-      .select(plain.map((p, i) => p.selection.as(`v${i}`)))
-      .executeTakeFirst()) as Record<string, unknown> | undefined;
-    plain.forEach(({ index, id, aggregate }, i) => {
-      const raw = row?.[`v${i}`];
-      // dates keep their ISO text (min/max of a date column)
-      const value =
-        raw instanceof Date
-          ? raw.toISOString()
-          : typeof raw === 'string' && !/^-?[\d.]+(e[-+]?\d+)?$/i.test(raw)
-            ? raw
-            : toNumber(raw);
-      results[index] = { id, aggregate, value: value as number | null };
-    });
-  }
-  return results;
+  // Every query above was started before its first await, so `plain` is complete here.
+  const shared = filteredQuery(db, params)
+    .select([sql`count(*)`.as('total'), ...plain.map((p, i) => p.selection.as(`v${i}`))])
+    .executeTakeFirst() as Promise<Record<string, unknown> | undefined>;
+  const [row] = await Promise.all([shared, separate]);
+  plain.forEach(({ index, id, aggregate }, i) => {
+    const raw = row?.[`v${i}`];
+    // dates keep their ISO text (min/max of a date column)
+    const value =
+      raw instanceof Date
+        ? raw.toISOString()
+        : typeof raw === 'string' && !/^-?[\d.]+(e[-+]?\d+)?$/i.test(raw)
+          ? raw
+          : toNumber(raw);
+    results[index] = { id, aggregate, value: value as number | null };
+  });
+  for (const [index, options] of optionsOf) results[index] = { ...results[index], options };
+  return { total: Number(row?.total ?? 0), results };
 }
 
 function toNumber(v: unknown): number | null {

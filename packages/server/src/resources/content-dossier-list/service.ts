@@ -15,7 +15,7 @@ import { entityPermissions, openEntityScope } from '../../policy/entity';
 import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from '../../policy/environment';
 import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
 import { cachedResult, entityDataVersion, queryKey } from '../../query/list-cache';
-import { listTotal } from '../../query/list-count';
+import { type ListTotal, listTotal } from '../../query/list-count';
 import {
   type Column,
   columnOf,
@@ -170,22 +170,31 @@ async function withVisibleOptions(
   );
 }
 
-/** The total and the aggregations of the filtered set, cached under the entity's data version. */
-async function countAndAggregations(db: Db, params: ListParams) {
+/**
+ * The total and the aggregations of the filtered set, cached under the entity's data version. With
+ * aggregations asked for, their scan counts the set as well, so the total is exact and costs no
+ * scan of its own (and is cached for the paging and sorting that follow).
+ */
+async function countAndAggregations(
+  db: Db,
+  params: ListParams,
+): Promise<{ count: ListTotal; aggregations: AggregationResult[] }> {
   const version = await entityDataVersion(db, params.defDossierId);
   const filtered = queryKey(countQuery(db, params).compile());
-  const count = listTotal(db, params, `count:${version}:${filtered}`);
+  const countKey = `count:${version}:${filtered}`;
+  if (params.aggregations.length === 0)
+    return { count: await listTotal(db, params, countKey), aggregations: [] };
   const aggregated = params.aggregations.map(({ column, aggregate }) =>
     column.kind === 'link'
       ? [column.itemId, aggregate, 'link', column.link.id]
       : [column.itemId, aggregate, column.expression],
   );
-  const aggregations = params.aggregations.length
-    ? cachedResult(`aggregations:${version}:${filtered}:${JSON.stringify(aggregated)}`, () =>
-        runAggregations(db, params),
-      )
-    : Promise.resolve([]);
-  return { count: await count, aggregations: await aggregations };
+  const { total, results } = await cachedResult(
+    `aggregations:${version}:${filtered}:${JSON.stringify(aggregated)}`,
+    () => runAggregations(db, params),
+  );
+  void cachedResult(countKey, async () => total);
+  return { count: { items: total, estimated: false }, aggregations: results };
 }
 
 /** The link ids whose linked dossiers the page must carry for these list items (both directions). */
