@@ -1,6 +1,7 @@
 // The (d) load of bench/list.ts in a process of its own, so the clients do not share the server's
 // event loop: CONCURRENCY clients request URL (with COOKIE) for SECONDS over kept-alive connections
-// (node:http, lighter than fetch, as a load generator should be) and print the counts as JSON.
+// (node:http, lighter than fetch, as a load generator should be) and print the counts as JSON, in
+// all and per second.
 import http from 'node:http';
 
 const { URL: url, COOKIE: cookie, CONCURRENCY, SECONDS, CSRF_HEADER, CSRF_VALUE } = process.env;
@@ -18,16 +19,20 @@ function get() {
   });
 }
 
-const until = performance.now() + Number(SECONDS) * 1000;
+const start = performance.now();
+const until = start + Number(SECONDS) * 1000;
 let done = 0;
 let failed = 0;
+const perSecond = Array.from({ length: Number(SECONDS) }, () => 0);
 await Promise.all(
   Array.from({ length: Number(CONCURRENCY) }, async () => {
     while (performance.now() < until) {
-      if ((await get()) === 200) done += 1;
-      else failed += 1;
+      if ((await get()) === 200) {
+        done += 1;
+        perSecond[Math.min(perSecond.length - 1, Math.floor((performance.now() - start) / 1000))] += 1;
+      } else failed += 1;
     }
   }),
 );
 agent.destroy();
-console.log(JSON.stringify({ done, failed }));
+console.log(JSON.stringify({ done, failed, perSecond }));

@@ -38,21 +38,42 @@ const ENVIRONMENT_COLUMNS = [
   'modified_at',
 ] as const satisfies readonly Exclude<keyof EnvironmentRow, 'logo'>[];
 
+const USER_COLUMNS = [
+  'id',
+  'username',
+  'email',
+  'password_hash',
+  'first_name',
+  'last_name',
+  'roles',
+  'locale',
+  'private_settings',
+  'otp_secret',
+  'force_password_update',
+  'active',
+  'created_at',
+  'modified_at',
+] as const satisfies readonly (keyof UserRow)[];
+// every column, so that readSignedInUser's user is the same row as currentUser's
+const everyUserColumn: [Exclude<keyof UserRow, (typeof USER_COLUMNS)[number]>] extends [never]
+  ? true
+  : never = true;
+void everyUserColumn;
+
+/** The environment row (without the logo's bytes) and the user's membership; null: no such environment. */
+type EnvironmentRead = { environment: EnvironmentRow; membership: Membership | null } | null;
+
 /**
- * Loads the environment for a user who wants to work in it: 404 when it does not exist,
- * 403 when they are not a member, 403 with the inactive message when it is switched off.
+ * Every environment-scoped call reads the environment with the user's membership, in one statement
+ * that starts from the user's row: `activeUser` also (re)reads the user, for the request's sign-in
+ * check. The logo's bytes (up to 2 MB) stay behind; the logo route reads them.
  */
-export async function openEnvironment(
-  db: Db,
-  user: UserRow,
-  environmentId: number,
-): Promise<EnvironmentAccess> {
-  // Every call reads this row, with the user's membership in the same statement; the logo's bytes
-  // (up to 2 MB) stay behind, the logo route reads them.
-  const row = await db
-    .selectFrom('environment as e')
+async function readUserAndEnvironment(db: Db, userId: number, environmentId: number, activeUser: boolean) {
+  let query = db
+    .selectFrom('app_user as u')
+    .leftJoin('environment as e', (join) => join.on('e.id', '=', environmentId))
     .leftJoin('environment_user as eu', (join) =>
-      join.onRef('eu.environment_id', '=', 'e.id').on('eu.user_id', '=', user.id),
+      join.onRef('eu.environment_id', '=', 'e.id').onRef('eu.user_id', '=', 'u.id'),
     )
     .select(ENVIRONMENT_COLUMNS.map((column) => `e.${column}` as const))
     .select(sql<null>`null`.as('logo'))
@@ -65,13 +86,68 @@ export async function openEnvironment(
         .end()
         .as('membership'),
     )
-    .where('e.id', '=', environmentId)
-    .executeTakeFirst();
-  if (!row) throw notFound('Environment not found');
-  const { membership: rawMembership, ...environment } = row;
-  const membership = rawMembership
-    ? { ...rawMembership, created_at: new Date(rawMembership.created_at) }
-    : null;
+    .where('u.id', '=', userId);
+  if (activeUser)
+    query = query
+      .select(USER_COLUMNS.map((column) => `u.${column} as user_${column}` as const))
+      .where('u.active', '=', true);
+  const row = await query.executeTakeFirst();
+  if (!row) return null;
+  const env = row as unknown as Record<string, unknown>;
+  const read: EnvironmentRead =
+    env.id === null
+      ? null
+      : {
+          environment: Object.fromEntries(
+            [...ENVIRONMENT_COLUMNS, 'logo'].map((column) => [column, env[column]]),
+          ) as EnvironmentRow,
+          membership: row.membership
+            ? { ...row.membership, created_at: new Date(row.membership.created_at) }
+            : null,
+        };
+  return { row, read };
+}
+
+// What readSignedInUser read about the environment, for the openEnvironment of the same request: keyed
+// by the user object, which lives as long as its request.
+const readWithUser = new WeakMap<UserRow, Map<number, EnvironmentRead>>();
+
+/**
+ * The active user `userId` (undefined when there is none), reading their standing in `environmentId`
+ * in the same statement, so that the request's openEnvironment of that environment costs no statement.
+ */
+export async function readSignedInUser(
+  db: Db,
+  userId: number,
+  environmentId: number,
+): Promise<UserRow | undefined> {
+  const result = await readUserAndEnvironment(db, userId, environmentId, true);
+  if (!result) return undefined;
+  const user = Object.fromEntries(
+    USER_COLUMNS.map((column) => [
+      column,
+      (result.row as unknown as Record<string, unknown>)[`user_${column}`],
+    ]),
+  ) as unknown as UserRow;
+  readWithUser.set(user, new Map([[environmentId, result.read]]));
+  return user;
+}
+
+/**
+ * Loads the environment for a user who wants to work in it: 404 when it does not exist,
+ * 403 when they are not a member, 403 with the inactive message when it is switched off.
+ */
+export async function openEnvironment(
+  db: Db,
+  user: UserRow,
+  environmentId: number,
+): Promise<EnvironmentAccess> {
+  const known = readWithUser.get(user);
+  const read = known?.has(environmentId)
+    ? (known.get(environmentId) as EnvironmentRead)
+    : ((await readUserAndEnvironment(db, user.id, environmentId, false))?.read ?? null);
+  if (!read) throw notFound('Environment not found');
+  const { environment, membership } = read;
   if (!membership && !seesAllEnvironments(user)) throw forbidden();
   if (!environment.active) throw forbidden(ENVIRONMENT_MESSAGES.inactive);
   return { environment, membership, user };

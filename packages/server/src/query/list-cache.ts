@@ -1,5 +1,4 @@
 import { type CompiledQuery, sql } from 'kysely';
-import type { Db } from '../db/database';
 import { createPromiseCache } from '../promise-cache';
 
 // Counts and aggregations of the list call depend only on the filters and on the data, not on the page
@@ -10,17 +9,15 @@ import { createPromiseCache } from '../promise-cache';
 
 const cache = createPromiseCache({ max: 10_000, ttlMs: 15 * 60_000 });
 
-/** Sum of the data versions of the entity and of every entity a link joins to it (only ever grows). */
-export async function entityDataVersion(db: Db, defDossierId: number): Promise<string> {
-  const { rows } = await sql<{ version: string }>`
-    select coalesce(sum(version), 0)::text as version from entity_data_version
+/**
+ * SQL of the sum of the data versions of the entity and of every entity a link joins to it (only ever
+ * grows), as text. The list call reads it in its page statement.
+ */
+export const dataVersionSql = (defDossierId: number) => sql<string>`(
+    select coalesce(sum(version), 0)::text from entity_data_version
     where def_dossier_id = ${defDossierId}
        or def_dossier_id in (select child_def_dossier_id from def_dossier_link where def_dossier_id = ${defDossierId}
-                             union select def_dossier_id from def_dossier_link where child_def_dossier_id = ${defDossierId})`.execute(
-    db,
-  );
-  return rows[0]?.version ?? '0';
-}
+                             union select def_dossier_id from def_dossier_link where child_def_dossier_id = ${defDossierId}))`;
 
 export const queryKey = (query: CompiledQuery) => `${query.sql}\u0000${JSON.stringify(query.parameters)}`;
 

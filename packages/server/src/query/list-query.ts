@@ -20,6 +20,7 @@ import type { Db } from '../db/database';
 import type { Database } from '../db/schema';
 import type { LinkRow, VisibleItem } from '../policy/display-item';
 import { checkedId, valueExpression } from './field-expression';
+import { dataVersionSql } from './list-cache';
 
 // Compiles the collection parameters of GET /api/contentdossier (spec doc 2 section 7) to one
 // parameterised query. Every value the caller sends travels as a parameter; only ids read from
@@ -519,12 +520,17 @@ export type PageRow = Selectable<Database['content_dossier']> & {
 };
 
 /**
- * One page and everything its rows show beyond their own columns, in one statement: the usernames of
- * creator and last editor and, per row, the dossiers linked through `links` in rank order. A list
- * request is bound by its statements (each costs a round trip on both sides), not by this work on
- * 50 rows. The outer order repeats the page's, so the joins cannot reorder it.
+ * One page and everything the list call needs beside it, in one statement: the entity's data version
+ * (the key of its cached totals), the usernames of creator and last editor and, per row, the dossiers
+ * linked through `links` in rank order. A list request is bound by its statements (each costs a round
+ * trip on both sides), not by this work on 50 rows. The outer order repeats the page's, so the joins
+ * cannot reorder it; an empty page still answers the version.
  */
-export function pageWithRelationsQuery(db: Db, params: ListParams, links: PageLinks) {
+export async function pageWithRelations(
+  db: Db,
+  params: ListParams,
+  links: PageLinks,
+): Promise<{ rows: PageRow[]; dataVersion: string }> {
   const env = params.environmentId;
   const parts: RawBuilder<unknown>[] = [];
   if (links.forward.length)
@@ -545,12 +551,17 @@ export function pageWithRelationsQuery(db: Db, params: ListParams, links: PageLi
     ...params.sorts.map((s) => sql`${s.expression} ${sql.raw(s.direction)}`),
     sql`content_dossier.id ${sql.raw(tie)}`,
   ];
-  return sql<PageRow>`select content_dossier.*, cu.username as created_by_username,
-      mu.username as modified_by_username, ${linked} as linked
-    from (${pageQuery(db, params)}) as content_dossier
+  const { rows } = await sql<PageRow & { data_version: string }>`select v.data_version, content_dossier.*,
+      cu.username as created_by_username, mu.username as modified_by_username, ${linked} as linked
+    from (select ${dataVersionSql(params.defDossierId)} as data_version) v
+    left join (${pageQuery(db, params)}) as content_dossier on true
     left join app_user cu on cu.id = content_dossier.created_by
     left join app_user mu on mu.id = content_dossier.modified_by
-    order by ${sql.join(order)}`;
+    order by ${sql.join(order)}`.execute(db);
+  return {
+    dataVersion: rows[0]?.data_version ?? '0',
+    rows: rows.filter((row) => row.id !== null),
+  };
 }
 
 export function countQuery(db: Db, params: ListParams) {

@@ -482,6 +482,23 @@ describe('GET /api/contentdossier', () => {
     expect((await admin.get('/api/contentdossier?defDossier=abc')).statusCode).toBe(400);
     expect((await ok(member, {})).pager.items).toBe(24);
   });
+
+  it('reads the user and the environment together, with every check of each', async () => {
+    // the outsider is admin of another environment: naming this one, or one that does not exist
+    const other = await outsider.get(`/api/contentdossier?defDossier=${entityId}&environment=${envId}`);
+    expect(other.statusCode).toBe(403);
+    const missing = await admin.get(`/api/contentdossier?defDossier=${entityId}&environment=999999`);
+    expect(missing.statusCode).toBe(404);
+    // a user switched off after signing in is refused at once, token or not
+    const { user, client } = await t.signIn();
+    await t.db
+      .insertInto('environment_user')
+      .values({ environment_id: envId, user_id: user.id, credentials: ['environment-admin'], role_ids: [] })
+      .execute();
+    expect((await list(client, {})).statusCode).toBe(200);
+    await t.db.updateTable('app_user').set({ active: false }).where('id', '=', user.id).execute();
+    expect((await list(client, {})).statusCode).toBe(401);
+  });
 });
 
 describe('cached counts and aggregations', () => {

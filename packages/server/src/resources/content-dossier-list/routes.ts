@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUser } from '../../auth/current-user';
-import { listDossiers, quickSearch } from './service';
+import { currentUser, currentUserIn } from '../../auth/current-user';
+import { listDossiers, positiveId, quickSearch } from './service';
 
 const tags = ['content-dossier'];
 
@@ -39,7 +39,7 @@ export const contentDossierListRoutes: FastifyPluginAsyncZod = async (app) => {
   };
 
   app.get('/contentdossier', { schema: { querystring: listQuery, tags } }, async (request) => {
-    const user = await currentUser(request);
+    const user = await currentUserIn(request, positiveId(request.query.environment));
     return listDossiers(db, user, request.query as Record<string, unknown>, { indexes });
   });
 

@@ -14,7 +14,7 @@ import { type LinkRow, type VisibleItem, visibleItems, visibleListOptions } from
 import { entityPermissions, openEntityScope } from '../../policy/entity';
 import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from '../../policy/environment';
 import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
-import { cachedResult, entityDataVersion, queryKey } from '../../query/list-cache';
+import { cachedResult, queryKey } from '../../query/list-cache';
 import { type ListTotal, listTotal } from '../../query/list-count';
 import {
   type Column,
@@ -25,7 +25,7 @@ import {
   type PageLinkedDossier,
   type PageLinks,
   type PageRow,
-  pageWithRelationsQuery,
+  pageWithRelations,
   parseListParams,
   runAggregations,
 } from '../../query/list-query';
@@ -40,11 +40,12 @@ export interface ListOptions {
 }
 
 type Query = Record<string, unknown>;
+/** The first value of a query parameter, trimmed. */
 const firstText = (v: unknown) => {
   const one = Array.isArray(v) ? v[0] : v;
   return typeof one === 'string' ? one.trim() : undefined;
 };
-const positiveId = (v: unknown): number | null => {
+export const positiveId = (v: unknown): number | null => {
   const text = firstText(v);
   if (!text || !/^\d{1,15}$/.test(text)) return null;
   const n = Number(text);
@@ -127,11 +128,11 @@ export async function listDossiers(
   if (Object.keys(errors).length) throw badRequest(errors);
 
   const listItems = visible.filter((v) => v.item.view === 'list');
-  const [{ rows }, { count, aggregations }, items] = await Promise.all([
-    pageWithRelationsQuery(db, params, pageLinks(listItems)).execute(db),
-    countAndAggregations(db, params),
+  const [{ rows, dataVersion }, items] = await Promise.all([
+    pageWithRelations(db, params, pageLinks(listItems)),
     presentItems(db, access, listItems),
   ]);
+  const { count, aggregations } = await countAndAggregations(db, params, dataVersion);
   const usernames = new Map<number, string | null>();
   for (const r of rows) {
     if (r.created_by !== null) usernames.set(r.created_by, r.created_by_username);
@@ -178,8 +179,8 @@ async function withVisibleOptions(
 async function countAndAggregations(
   db: Db,
   params: ListParams,
+  version: string,
 ): Promise<{ count: ListTotal; aggregations: AggregationResult[] }> {
-  const version = await entityDataVersion(db, params.defDossierId);
   const filtered = queryKey(countQuery(db, params).compile());
   const countKey = `count:${version}:${filtered}`;
   if (params.aggregations.length === 0)
