@@ -30,6 +30,8 @@ export interface EveryTypeEntity {
   /** the entity the `Organisation` link points at, with dossiers 'Acme' and 'Globex' */
   linked: Entity;
   linkedDossiers: { acme: number; globex: number };
+  /** the search display item (Name) of the linked entity */
+  linkedSearchItemId: number;
   mainPositionId: number;
   tabPositionId: number;
   /** keyed by field name: Name, Notes, Amount, Website, Email, Number, Double, Code, Birth date,
@@ -178,6 +180,8 @@ export async function buildEveryTypeEntity(db: Db, name = 'Person'): Promise<Eve
   await buildDisplayItem(db, linked, { dataFieldId: orgNameData.id, positionId: linkedMain.id });
   await buildDisplayItem(db, linked, { dataFieldId: orgNameData.id, view: 'list' });
   await buildDisplayItem(db, linked, { dataFieldId: orgNameData.id, view: 'summary' });
+  // searchable: the link picker's filter modal shows it
+  const orgSearch = await buildDisplayItem(db, linked, { dataFieldId: orgNameData.id, view: 'search' });
   const acme = await insertDossier(db, linked, 'Acme', { [orgNameData.id]: 'Acme' });
   const globex = await insertDossier(db, linked, 'Globex', { [orgNameData.id]: 'Globex' });
 
@@ -189,6 +193,7 @@ export async function buildEveryTypeEntity(db: Db, name = 'Person'): Promise<Eve
     entity,
     linked,
     linkedDossiers: { acme, globex },
+    linkedSearchItemId: orgSearch.id,
     mainPositionId: main.id,
     tabPositionId: tab.id,
     fields,

@@ -319,12 +319,45 @@ test('a dossier of another environment of the user switches to that environment'
   }
 });
 
-test('the link picker creates a new linked dossier in a modal and links it', async () => {
+test('the link picker filters its choices in the filter modal, and creates a new linked dossier in a modal', async () => {
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
     await openDemoAsAdmin(page, stack.baseUrl);
     await page.goto(`/contentdossier/create/${fixture.entity.id}`);
     await fillText(page, 'Name', 'Linda Linked');
+
+    // the filter modal narrows the picker's choices to what the linked entity's search finds
+    const picker = item(page, 'Organisation');
+    const offered = async () => {
+      await picker.getByPlaceholder('Search dossiers').click();
+      const options = page.getByRole('option');
+      await options.first().waitFor();
+      return (await options.allTextContents()).sort();
+    };
+    expect(await offered()).toEqual(['Acme', 'Globex']);
+    await page.keyboard.press('Escape');
+    await picker.getByTestId('link-filter').click();
+    const filter = page.getByTestId('link-filter-modal');
+    const nameSearch = filter
+      .getByTestId(`dossier-search-${fixture.linkedSearchItemId}`)
+      .locator('input:not([type="hidden"])');
+    await nameSearch.first().click({ force: true });
+    await page.getByRole('option', { name: 'contains', exact: true }).click();
+    await nameSearch.nth(1).fill('glob');
+    await screenshot(page, 'dossier-link-filter-modal');
+    await filter.getByTestId('dossier-search-submit').click();
+    await filter.waitFor({ state: 'detached' });
+    await expect.poll(offered).toEqual(['Globex']);
+    await page.keyboard.press('Escape');
+    // opened again, the modal shows the filter as it was; clearing it offers everything again
+    await picker.getByTestId('link-filter').click();
+    expect(await nameSearch.nth(1).inputValue()).toBe('glob');
+    await page.keyboard.press('Escape');
+    await filter.waitFor({ state: 'detached' });
+    await picker.getByTestId('link-filter-clear').click();
+    await expect.poll(offered).toEqual(['Acme', 'Globex']);
+    await page.keyboard.press('Escape');
+
     await item(page, 'Organisation').getByTestId('link-new').click();
     const modal = page.getByTestId('new-linked-dossier-modal');
     await modal.getByText(`New ${fixture.linked.translations[0].name_singular}`).waitFor();

@@ -13,12 +13,12 @@ import {
   useCombobox,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconPlus, IconX } from '@tabler/icons-react';
+import { IconFilter, IconPlus, IconX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { dossierHref, LINK_DEBOUNCE_MS, linkPageSize, parseSettings } from './helpers';
-import type { FieldDisplayProps, FieldEditorProps } from './types';
+import type { FieldDisplayProps, FieldEditorProps, LinkFilter } from './types';
 
 export function linkedDossiers(value: unknown): LinkedDossier[] {
   return Array.isArray(value)
@@ -26,8 +26,12 @@ export function linkedDossiers(value: unknown): LinkedDossier[] {
     : [];
 }
 
-/** Paged search through searchDossiers(search, page, limit): 25 per page, 50 when searching. */
-function useDossierSearch(searchDossiers: FieldEditorProps['searchDossiers'], open: boolean) {
+/** Paged search through searchDossiers(search, page, limit, filter): 25 per page, 50 when searching. */
+function useDossierSearch(
+  searchDossiers: FieldEditorProps['searchDossiers'],
+  open: boolean,
+  filter: LinkFilter | null,
+) {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, LINK_DEBOUNCE_MS);
   const [page, setPage] = useState(1);
@@ -35,13 +39,13 @@ function useDossierSearch(searchDossiers: FieldEditorProps['searchDossiers'], op
   const [total, setTotal] = useState(0);
   const [loading, setLoading] = useState(false);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new search starts at page 1
-  useEffect(() => setPage(1), [debounced]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new search or filter starts at page 1
+  useEffect(() => setPage(1), [debounced, filter]);
   useEffect(() => {
     if (!searchDossiers || !open) return;
     let current = true;
     setLoading(true);
-    searchDossiers(debounced, page, linkPageSize(debounced))
+    searchDossiers(debounced, page, linkPageSize(debounced), filter?.params)
       .then((result) => {
         if (!current) return;
         setItems((prev) => (page === 1 ? result.items : [...prev, ...result.items]));
@@ -52,7 +56,7 @@ function useDossierSearch(searchDossiers: FieldEditorProps['searchDossiers'], op
     return () => {
       current = false;
     };
-  }, [searchDossiers, debounced, page, open]);
+  }, [searchDossiers, debounced, page, open, filter]);
   return { search, setSearch, items, total, loading, more: () => setPage((p) => p + 1) };
 }
 
@@ -66,8 +70,20 @@ export function LinkEditor(props: FieldEditorProps) {
   const linked = linkedDossiers(props.value);
   const combobox = useCombobox();
   const [open, setOpen] = useState(false);
-  const { search, setSearch, items, total, loading, more } = useDossierSearch(props.searchDossiers, open);
+  const [filter, setFilter] = useState<LinkFilter | null>(null);
+  const { search, setSearch, items, total, loading, more } = useDossierSearch(
+    props.searchDossiers,
+    open,
+    filter,
+  );
+  const chooseFilter = async () => {
+    const chosen = await props.filterLinkedDossiers?.(filter);
+    if (chosen === undefined) return; // cancelled
+    setFilter(chosen);
+    combobox.openDropdown();
+  };
   const full = !settings.multiple && linked.length >= 1;
+  const canCreate = Boolean(props.createLinkedDossier) && !settings.hide_add;
   const offered = items.filter((d) => !linked.some((l) => l.id === d.id));
 
   const add = (id: string) => {
@@ -111,21 +127,47 @@ export function LinkEditor(props: FieldEditorProps) {
             {t('fields.link.limit')}
           </Text>
         ) : null}
-        {!full && !props.disabled && props.createLinkedDossier && !settings.hide_add ? (
-          <Button
-            variant="light"
-            size="xs"
-            w="fit-content"
-            leftSection={<IconPlus size={14} />}
-            onClick={async () => {
-              const created = await props.createLinkedDossier?.();
-              if (created)
-                props.onChange(settings.multiple ? [...linkedDossiers(props.value), created] : [created]);
-            }}
-            data-testid="link-new"
-          >
-            {t('fields.link.new')}
-          </Button>
+        {!full && !props.disabled && (canCreate || props.filterLinkedDossiers) ? (
+          <Group gap="xs">
+            {canCreate ? (
+              <Button
+                variant="light"
+                size="xs"
+                leftSection={<IconPlus size={14} />}
+                onClick={async () => {
+                  const created = await props.createLinkedDossier?.();
+                  if (created)
+                    props.onChange(settings.multiple ? [...linkedDossiers(props.value), created] : [created]);
+                }}
+                data-testid="link-new"
+              >
+                {t('fields.link.new')}
+              </Button>
+            ) : null}
+            {props.filterLinkedDossiers ? (
+              <Button
+                variant={filter ? 'filled' : 'default'}
+                size="xs"
+                leftSection={<IconFilter size={14} />}
+                onClick={() => void chooseFilter()}
+                data-testid="link-filter"
+              >
+                {t('fields.link.filter')}
+              </Button>
+            ) : null}
+            {filter ? (
+              <Button
+                variant="subtle"
+                size="xs"
+                color="gray"
+                leftSection={<IconX size={14} />}
+                onClick={() => setFilter(null)}
+                data-testid="link-filter-clear"
+              >
+                {t('fields.link.filter_clear')}
+              </Button>
+            ) : null}
+          </Group>
         ) : null}
         {full ? null : !props.disabled ? (
           <Combobox

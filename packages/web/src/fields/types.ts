@@ -6,6 +6,13 @@ export interface UserOption {
   name: string;
 }
 
+/** A filter of a link picker's choices: the list call's parameters and the form that made them. */
+export interface LinkFilter {
+  params: Readonly<Record<string, string>>;
+  /** what the filter form held, to open it again as it was */
+  form: unknown;
+}
+
 export interface DossierPage {
   items: LinkedDossier[];
   total: number;
@@ -17,8 +24,21 @@ export interface FieldSources {
   loadUsers?: (search: string) => Promise<UserOption[]>;
   /** Known users for showing user ids as names. */
   users?: readonly UserOption[];
-  /** Link picker: page is 1-based; limit is 25 without search and 50 with one. */
-  searchDossiers?: (search: string, page: number, limit: number) => Promise<DossierPage>;
+  /**
+   * Link picker: page is 1-based; limit is 25 without search and 50 with one; `filter` holds the
+   * list call's parameters of the filter modal.
+   */
+  searchDossiers?: (
+    search: string,
+    page: number,
+    limit: number,
+    filter?: Readonly<Record<string, string>>,
+  ) => Promise<DossierPage>;
+  /**
+   * Link picker's Filter button: the child entity's search form in a modal, opened as `current`
+   * left it. Resolves with the new filter, null when it was reset, undefined when cancelled.
+   */
+  filterLinkedDossiers?: (current: LinkFilter | null) => Promise<LinkFilter | null | undefined>;
   /** List/tree options when the item does not carry def_field_lists itself. */
   options?: readonly ListOption[];
   /** File upload; resolves to the stored file id. Without it the server's POST /api/file is used. */

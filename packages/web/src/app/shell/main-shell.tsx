@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
 import { useClientConfig } from '../../api/config';
 import { hasRole, useTokenData } from '../../features/auth/session';
+import { LinkFilterHost } from '../../features/dossiers/link-filter';
 import { NewLinkedDossierHost } from '../../features/dossiers/new-linked-dossier';
 import { isEnvironmentAdmin, useEnvironment } from '../../features/environments/environment-store';
 import { truncate } from '../format';
@@ -162,6 +163,7 @@ export function MainShell() {
 
       <FavouritesPanelSlot opened={favouritesOpen} onClose={() => setFavouritesOpen(false)} />
       <NewLinkedDossierHost />
+      <LinkFilterHost />
       {hasRole(token, 'ROLE_CONTRACT_ADMIN') && <SubscriptionNotice />}
     </AppShell>
   );

@@ -61,8 +61,10 @@ export const isEditAllowed = (defDossier: number, dossier: number, signal?: Abor
 export const fetchTabsAllowed = (defDossier: number, ids: number[]) =>
   api.post<{ id: number; tabs_allowed: boolean }[]>('/displayposition/credentials', { defDossier, ids });
 
-/** One page of dossiers of an entity for a link picker: the list call, or its summary search. */
+/** One page of dossiers of an entity for a link picker: the list call, with a summary search and filters. */
 export const listDossiers = (
-  query: { defDossier: number; limit: number; page: number; summary?: string },
+  query: { defDossier: number; limit: number; page: number; summary?: string } & Readonly<
+    Record<string, string | number | undefined>
+  >,
   signal?: AbortSignal,
 ) => api.get<DossierListBody>('/contentdossier', query, signal);

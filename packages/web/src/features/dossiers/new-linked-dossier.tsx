@@ -1,10 +1,10 @@
 import type { LinkedDossier } from '@dossierbase/core';
 import { Button, Group, Loader, Modal, Stack } from '@mantine/core';
-import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { fetchDossier } from './dossier-api';
 import { DossierForm } from './dossier-form';
 import { ExistingMatchesModal } from './existing-matches-modal';
+import { createModalRequest } from './modal-request';
 import { useEntityNames } from './use-entity-layout';
 import { useFieldSources } from './use-field-sources';
 import { useNewDossierForm } from './use-new-dossier-form';
@@ -13,42 +13,19 @@ import { useNewDossierForm } from './use-new-dossier-form';
 // form of the child entity in a modal; the new dossier is linked in the picker that asked. One host
 // in the shell shows the modal for whichever picker asks.
 
-interface Request {
-  defDossier: number;
-  resolve: (dossier: LinkedDossier | null) => void;
-}
-
-let current: Request | null = null;
-const listeners = new Set<() => void>();
-const emit = () => {
-  for (const listener of listeners) listener();
-};
+const newLinked = createModalRequest<{ defDossier: number }, LinkedDossier | null>(null);
 
 /** Opens the modal for a new dossier of `defDossier`; resolves with it, or null when cancelled. */
-export function openNewLinkedDossier(defDossier: number): Promise<LinkedDossier | null> {
-  current?.resolve(null);
-  return new Promise((resolve) => {
-    current = { defDossier, resolve };
-    emit();
-  });
-}
-
-function finish(dossier: LinkedDossier | null) {
-  current?.resolve(dossier);
-  current = null;
-  emit();
-}
+export const openNewLinkedDossier = (defDossier: number) => newLinked.open({ defDossier });
 
 export function NewLinkedDossierHost() {
-  const request = useSyncExternalStore(
-    (listener) => {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
-    },
-    () => current,
-  );
+  const request = newLinked.useCurrent();
   return request ? (
-    <NewLinkedDossierModal key={request.defDossier} defDossier={request.defDossier} onDone={finish} />
+    <NewLinkedDossierModal
+      key={request.defDossier}
+      defDossier={request.defDossier}
+      onDone={newLinked.finish}
+    />
   ) : null;
 }
 

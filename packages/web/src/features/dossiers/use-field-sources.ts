@@ -3,12 +3,13 @@ import { useCallback, useMemo } from 'react';
 import type { DossierPage, FieldSources, UserOption } from '../../fields/types';
 import { listDossiers } from './dossier-api';
 import { mergeUsers } from './known-users';
+import { openLinkFilter } from './link-filter';
 import { openNewLinkedDossier } from './new-linked-dossier';
 import { useEnvironmentUsers } from './use-environment-users';
 
 // The data the field components need, in one place: link pickers page through the child entity's
-// dossiers (the list call: 25 per page, 50 when searching on the summary); list and tree fields get
-// their options from the entity layout.
+// dossiers (the list call: 25 per page, 50 when searching on the summary, with the filter modal's
+// parameters); list and tree fields get their options from the entity layout.
 
 /** 1-based picker page -> the list call (0-based pages, summary search). */
 export async function searchLinkedDossiers(
@@ -16,8 +17,10 @@ export async function searchLinkedDossiers(
   search: string,
   page: number,
   limit: number,
+  filter: Readonly<Record<string, string>> = {},
 ): Promise<DossierPage> {
   const answer = await listDossiers({
+    ...filter,
     defDossier,
     limit,
     page: Math.max(0, page - 1),
@@ -39,7 +42,7 @@ const searchers = new Map<number, NonNullable<FieldSources['searchDossiers']>>()
 function searcherFor(defDossier: number) {
   let searcher = searchers.get(defDossier);
   if (!searcher) {
-    searcher = (search, page, limit) => searchLinkedDossiers(defDossier, search, page, limit);
+    searcher = (search, page, limit, filter) => searchLinkedDossiers(defDossier, search, page, limit, filter);
     searchers.set(defDossier, searcher);
   }
   return searcher;
@@ -58,6 +61,7 @@ export function useFieldSources(options: Map<number, ListOption[]>, pageUsers: r
       if (link) {
         sources.searchDossiers = searcherFor(link.child_def_dossier_id);
         sources.createLinkedDossier = () => openNewLinkedDossier(link.child_def_dossier_id);
+        sources.filterLinkedDossiers = (current) => openLinkFilter(link.child_def_dossier_id, current);
       }
       if (field && options.has(field.id)) sources.options = options.get(field.id);
       return sources;

@@ -187,6 +187,21 @@ export function writeListState(state: ListState, base = new URLSearchParams()): 
 }
 
 /** The query string of GET /api/contentdossier for the state (page is 0-based on the wire). */
+/** The list call's filter parameters of a search form's values (searches a list cannot run are left out). */
+export function searchQueryParams(
+  searchItems: readonly DisplayItem[],
+  search: ListState['search'],
+  currentUserId?: number,
+): SearchParams {
+  const query: SearchParams = {};
+  for (const item of searchItems) {
+    const type = columnType(item);
+    const params = type ? searchParams(item.id, type, search[item.id], currentUserId) : {};
+    if (params !== 'unsupported') Object.assign(query, params);
+  }
+  return query;
+}
+
 export function listQueryString(
   entityId: number,
   state: ListState,
@@ -204,11 +219,8 @@ export function listQueryString(
     query.append('sort[]', String(state.sort.itemId));
     query.append('sortOrder[]', state.sort.order);
   }
-  for (const item of searchItems) {
-    const type = columnType(item);
-    const params = type ? searchParams(item.id, type, state.search[item.id], currentUserId) : {};
-    if (params !== 'unsupported') for (const [key, value] of Object.entries(params)) query.set(key, value);
-  }
+  for (const [key, value] of Object.entries(searchQueryParams(searchItems, state.search, currentUserId)))
+    query.set(key, value);
   for (const [itemId, aggregate] of Object.entries(state.aggregates))
     query.set(`${itemId}_aggregate`, aggregate);
   return query.toString();
