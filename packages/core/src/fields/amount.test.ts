@@ -46,8 +46,12 @@ describe('amount field', () => {
     expect(amountField.format(1234.5, euro)).toBe('€ 1.234,50');
     expect(amountField.format(-1234.5, euro)).toBe('€ -1.234,50');
     expect(amountField.format(1234.5, parse({ valueType: 'currency', currency: 'USD' }), 'en_GB')).toBe(
-      'US$1,234.50',
+      '$1,234.50',
     );
+    // the spec's symbols, as the editor shows them
+    expect(
+      amountField.format(7, parse({ valueType: 'currency', currency: 'PLN', decimals: 0 }), 'en_GB'),
+    ).toBe('zł 7');
     expect(amountField.format(12.5, percent)).toBe('12,5%');
     expect(amountField.format(1234567.891, number)).toBe('1.234.567,89');
     expect(amountField.format(null, number)).toBe('');

@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
-import { fail, flag, formatNumber, isEmpty, MESSAGES, ok, parseLocaleNumber, roundTo } from './shared';
+import {
+  fail,
+  flag,
+  formatNumber,
+  isEmpty,
+  MESSAGES,
+  ok,
+  parseLocaleNumber,
+  resolveLocale,
+  roundTo,
+} from './shared';
 import type { FieldType } from './types';
 
 // Union of the currencies offered (document 3) and the symbols known (document 2).
@@ -41,6 +51,47 @@ export const amountSettingsSchema = z.object({
 });
 export type AmountSettings = z.output<typeof amountSettingsSchema>;
 
+/** Spec document 2: the symbols of the known currencies (others use Intl's narrow symbol);
+ * the editor and every formatted amount show the same one. */
+export const CURRENCY_SYMBOLS: Readonly<Record<string, string>> = {
+  USD: '$',
+  COP: '$',
+  EUR: '€',
+  CRC: '₡',
+  GBP: '£',
+  ILS: '₪',
+  INR: '₹',
+  JPY: '¥',
+  KRW: '₩',
+  NGN: '₦',
+  PHP: '₱',
+  PLN: 'zł',
+  PYG: '₲',
+  THB: '฿',
+  UAH: '₴',
+  VND: '₫',
+};
+
+/** An amount with the currency's symbol (CURRENCY_SYMBOLS), placed where the locale puts it. */
+function formatCurrency(
+  value: number,
+  locale: string | undefined,
+  currency: string,
+  digits: Intl.NumberFormatOptions,
+): string {
+  const parts = new Intl.NumberFormat(resolveLocale(locale), {
+    style: 'currency',
+    currency,
+    currencyDisplay: 'narrowSymbol',
+    ...digits,
+  }).formatToParts(value);
+  const symbol = CURRENCY_SYMBOLS[currency];
+  return parts
+    .map((part) => (part.type === 'currency' && symbol ? symbol : part.value))
+    .join('')
+    .replace(/[\u00a0\u202f]/g, ' ');
+}
+
 export const amountField: FieldType<typeof amountSettingsSchema, number> = {
   type: 'amount',
   settingsSchema: amountSettingsSchema,
@@ -68,8 +119,7 @@ export const amountField: FieldType<typeof amountSettingsSchema, number> = {
   format(value, settings, locale) {
     if (typeof value !== 'number') return '';
     const digits = { minimumFractionDigits: settings.decimals, maximumFractionDigits: settings.decimals };
-    if (settings.valueType === 'currency')
-      return formatNumber(value, locale, { style: 'currency', currency: settings.currency, ...digits });
+    if (settings.valueType === 'currency') return formatCurrency(value, locale, settings.currency, digits);
     if (settings.valueType === 'percentage')
       return formatNumber(value / 100, locale, { style: 'percent', ...digits });
     return formatNumber(value, locale, digits);

@@ -1,4 +1,5 @@
 import {
+  CURRENCY_SYMBOLS,
   type DateSettings,
   type DisplayItem,
   dateField,
@@ -371,26 +372,6 @@ export function safeHref(url: unknown): string | null {
 }
 
 // ---------- amounts
-
-/** Spec document 2: the symbols of the known currencies (others fall back to Intl's narrow symbol). */
-export const CURRENCY_SYMBOLS: Readonly<Record<string, string>> = {
-  USD: '$',
-  COP: '$',
-  EUR: '€',
-  CRC: '₡',
-  GBP: '£',
-  ILS: '₪',
-  INR: '₹',
-  JPY: '¥',
-  KRW: '₩',
-  NGN: '₦',
-  PHP: '₱',
-  PLN: 'zł',
-  PYG: '₲',
-  THB: '฿',
-  UAH: '₴',
-  VND: '₫',
-};
 
 /** The currency symbol or % beside an amount input, in the locale's position. */
 export function amountAffix(
