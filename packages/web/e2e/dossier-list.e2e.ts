@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { buildDefDossier } from '../../server/test/factories';
+import { addMember, buildDefDossier, buildUser } from '../../server/test/factories';
 import { buildEveryTypeEntity, type EveryTypeEntity, insertDossiers } from './dossier-fixture';
 import {
   DEMO_PASSWORD,
@@ -281,6 +282,41 @@ test('a caseworker does not see the column of a field hidden from the role', asy
   } catch (error) {
     await screenshot(page, 'dossier-list-caseworker-failure');
     throw error;
+  } finally {
+    await close();
+  }
+}, 120_000);
+
+test('owners beyond the first 500 members are shown by name, not by id', async () => {
+  // 500 members who sort before everyone else by last name, then an owner who sorts after them
+  await sql`insert into app_user (username, first_name, last_name, roles)
+    select 'crowd_' || n, 'Crowd', 'Aaberg ' || lpad(n::text, 3, '0'), '{ROLE_USER}'
+    from generate_series(1, 500) n`.execute(stack.db);
+  await sql`insert into environment_user (environment_id, user_id, credentials, role_ids)
+    select ${fixture.environmentId}, id, '{}', '{}' from app_user where username like 'crowd\\_%'`.execute(
+    stack.db,
+  );
+  const owner = await buildUser(stack.db, { username: 'zora_zwart' });
+  await stack.db
+    .updateTable('app_user')
+    .set({ first_name: 'Zora', last_name: 'Zwart' })
+    .where('id', '=', owner.id)
+    .execute();
+  await addMember(stack.db, fixture.environmentId, { user: owner });
+  const [id] = await insertDossiers(stack.db, fixture, [{ Name: 'Owned by Zora', Owner: owner.id }]);
+
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+    await page.goto(`/defdossier/${fixture.entity.id}`);
+    const row = page.getByTestId('dossier-row').first();
+    await row.getByText('Owned by Zora').waitFor();
+    await expect
+      .poll(() => row.getByTestId(`dossier-cell-${listItem.Owner}`).textContent())
+      .toBe('Zora Zwart');
+    await page.goto(`/contentdossier/${id}`);
+    await page.getByTestId('dossier-title').getByText('Owned by Zora').waitFor();
+    await page.getByText('Zora Zwart').first().waitFor();
   } finally {
     await close();
   }

@@ -15,7 +15,7 @@ import { DetailTab } from './detail-tab';
 import { dossierKeys, fetchDossier, fetchPermissions, fetchTabsAllowed, isEditAllowed } from './dossier-api';
 import { DossierForm } from './dossier-form';
 import { detailTabs, positionsOfType } from './form-logic';
-import { knownUsers } from './known-users';
+import { knownUsers, storedUserIds } from './known-users';
 import { PageError, PageLoading } from './page-states';
 import { positionName, useEntityLayout, useEntityNames } from './use-entity-layout';
 import { useFieldSources } from './use-field-sources';
@@ -68,7 +68,8 @@ export function DossierDetailPage() {
     () => knownUsers(data?.dossier.created_by, data?.dossier.modified_by),
     [data?.dossier.created_by, data?.dossier.modified_by],
   );
-  const sources = useFieldSources(layout.options, users);
+  const shownUserIds = useMemo(() => (data ? storedUserIds(data.items, [data.content]) : []), [data]);
+  const sources = useFieldSources(layout.options, users, shownUserIds);
   const wide = useMediaQuery('(min-width: 576px)');
 
   const access = useQuery({

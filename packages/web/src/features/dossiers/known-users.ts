@@ -1,3 +1,4 @@
+import type { DisplayItem } from '@dossierbase/core';
 import type { UserOption } from '../../fields/types';
 
 /** Users the page knows (the dossier's creator and last editor, the signed-in user) by id. */
@@ -11,4 +12,20 @@ export function knownUsers(...users: ({ id: number; username: string } | null | 
 export function mergeUsers(members: readonly UserOption[], known: readonly UserOption[]): UserOption[] {
   const ids = new Set(members.map((u) => u.id));
   return [...members, ...known.filter((u) => !ids.has(u.id))];
+}
+
+/** The user ids stored in the user fields among `items`, over contents (item id -> value). */
+export function storedUserIds(
+  items: readonly DisplayItem[],
+  contents: readonly Record<string, unknown>[],
+): number[] {
+  const userItems = items.filter((item) => item.def_dossier_def_field?.def_field.type === 'user');
+  const ids = new Set<number>();
+  for (const content of contents)
+    for (const item of userItems) {
+      const value = content[String(item.id)];
+      for (const id of Array.isArray(value) ? value : [value])
+        if (typeof id === 'number' && Number.isInteger(id) && id > 0) ids.add(id);
+    }
+  return [...ids];
 }

@@ -10,7 +10,7 @@ import { type DossierValues, dossierKeys, fetchDossier, updateDossier } from './
 import { DossierForm } from './dossier-form';
 import { ExistingMatchesModal } from './existing-matches-modal';
 import { detailTabs } from './form-logic';
-import { knownUsers } from './known-users';
+import { knownUsers, storedUserIds } from './known-users';
 import { useDossierSubmit } from './use-dossier-submit';
 import { positionName, useEntityLayout } from './use-entity-layout';
 import { useFieldSources } from './use-field-sources';
@@ -49,10 +49,13 @@ function useMainPosition(dossierId: number | null) {
   };
 }
 
+/** The users a quick modal's dossier names, and the ids its user fields hold. */
 function useDossierUsers(data: DossierDetail | undefined) {
   const created = data?.dossier.created_by;
   const modified = data?.dossier.modified_by;
-  return useMemo(() => knownUsers(created, modified), [created, modified]);
+  const known = useMemo(() => knownUsers(created, modified), [created, modified]);
+  const shown = useMemo(() => (data ? storedUserIds(data.items, [data.content]) : []), [data]);
+  return [known, shown] as const;
 }
 
 const mainId = (data: DossierDetail | undefined, items: DossierDetail['items'] | null) =>
@@ -86,7 +89,7 @@ function ModalBody({
 export function QuickShowModal({ dossierId, onClose }: QuickModalProps) {
   const { t } = useTranslation();
   const { detail, layout, items, loading } = useMainPosition(dossierId);
-  const sources = useFieldSources(layout.options, useDossierUsers(detail.data));
+  const sources = useFieldSources(layout.options, ...useDossierUsers(detail.data));
   const data = detail.data;
   return (
     <Modal
@@ -136,7 +139,7 @@ export function QuickEditModal({ dossierId, onClose, onSaved }: QuickModalProps)
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { detail, layout, items, loading, positionId } = useMainPosition(dossierId);
-  const sources = useFieldSources(layout.options, useDossierUsers(detail.data));
+  const sources = useFieldSources(layout.options, ...useDossierUsers(detail.data));
   const data = detail.data;
   const [values, setValues] = useState<DossierValues>({});
   useEffect(() => {

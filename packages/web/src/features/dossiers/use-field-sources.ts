@@ -48,9 +48,16 @@ function searcherFor(defDossier: number) {
   return searcher;
 }
 
-/** Sources for one display item. */
-export function useFieldSources(options: Map<number, ListOption[]>, pageUsers: readonly UserOption[] = []) {
-  const members = useEnvironmentUsers();
+/**
+ * Sources for one display item. `pageUsers`: users the page knows by name; `shownUserIds`: ids its
+ * user fields hold, named by the server when they are not among the members read at once.
+ */
+export function useFieldSources(
+  options: Map<number, ListOption[]>,
+  pageUsers: readonly UserOption[] = [],
+  shownUserIds: readonly number[] = [],
+) {
+  const members = useEnvironmentUsers(shownUserIds);
   const users = useMemo(() => mergeUsers(members.users, pageUsers), [members.users, pageUsers]);
   const { loadUsers } = members;
   return useCallback(

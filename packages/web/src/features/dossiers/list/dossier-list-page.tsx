@@ -24,6 +24,7 @@ import { useLocale } from '../../../app/locale-provider';
 import { pickCulture } from '../../../fields/helpers';
 import { useTokenData } from '../../auth/session';
 import { isEnvironmentAdmin, useEnvironment } from '../../environments/environment-store';
+import { storedUserIds } from '../known-users';
 import { QuickEditModal, QuickShowModal } from '../quick-modals';
 import { useEnvironmentUsers } from '../use-environment-users';
 import { BulkBar } from './bulk-bar';
@@ -74,7 +75,17 @@ function DossierList({ entityId }: { entityId: number }) {
   const data = list.data;
   const ids = useMemo(() => data?.results.dossiers.map((d) => d.id) ?? [], [data]);
   const tabs = useTabsAllowed(entityId, ids);
-  const members = useEnvironmentUsers();
+  const shownUserIds = useMemo(
+    () =>
+      data
+        ? storedUserIds(
+            data.results.items,
+            Object.values(data.results.contents as Record<string, Record<string, unknown>>),
+          )
+        : [],
+    [data],
+  );
+  const members = useEnvironmentUsers(shownUserIds);
   const optionsOf = useItemOptions([...(data?.results.items ?? []), ...search.items], admin);
 
   // A new page, sort or filter starts without a selection.
