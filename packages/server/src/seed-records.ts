@@ -7,7 +7,8 @@ import {
   displayPositionCreateSchema,
 } from '@dossierbase/core';
 import type { Db } from './db/database';
-import { createDossier, openEntity } from './resources/content-dossier/service';
+import { openEntityScope } from './policy/entity';
+import { createDossier } from './resources/content-dossier/service';
 import { createDataField } from './resources/def-dossier-def-field/service';
 import { createLink } from './resources/def-dossier-link/service';
 import { createDefField } from './resources/def-field/service';
@@ -213,8 +214,8 @@ export async function seedDemoRecords(db: Db): Promise<void> {
     }),
   );
 
-  const clientScope = await openEntity(db, admin, clientId);
-  const caseScope = await openEntity(db, admin, caseId);
+  const clientScope = await openEntityScope(db, admin, clientId);
+  const caseScope = await openEntityScope(db, admin, caseId);
   const c = (name: string) => String(client.items.get(name));
   const k = (name: string) => String(kase.items.get(name));
   const clients: number[] = [];

@@ -139,6 +139,7 @@ export async function buildDisplayItem(
     view?: string;
     roles?: number[];
     rank?: number;
+    settings?: Record<string, unknown>;
   } = {},
 ) {
   return db
@@ -153,10 +154,24 @@ export async function buildDisplayItem(
       rank: overrides.rank ?? 1,
       roles: overrides.roles ?? [],
       translations: JSON.stringify([]),
-      settings: {},
+      settings: overrides.settings ?? {},
     })
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+/** Shows a display item only to `roles` (INCLUDE_SELECTED_ROLES) or to everyone but them (EXCLUDE_). */
+export function setItemRoles(
+  db: Db,
+  itemId: number,
+  permissionsType: 'INCLUDE_SELECTED_ROLES' | 'EXCLUDE_SELECTED_ROLES',
+  roles: number[],
+) {
+  return db
+    .updateTable('display_item')
+    .set({ permissions_type: permissionsType, roles })
+    .where('id', '=', itemId)
+    .execute();
 }
 
 export async function buildPermission(

@@ -25,12 +25,10 @@ test('a large total asked for the first time is estimated, then exact from the b
     return response.json().pager;
   };
   // with an aggregation asked for, its scan counts the set: exact at once, and cached for paging
-  const created = await buildDisplayItem(t.db, entity, { view: 'list' });
-  await t.db
-    .updateTable('display_item')
-    .set({ settings: { dossier_data: 'created_at' } })
-    .where('id', '=', created.id)
-    .execute();
+  const created = await buildDisplayItem(t.db, entity, {
+    view: 'list',
+    settings: { dossier_data: 'created_at' },
+  });
   const aggregated = await s.admin.get(
     `/api/contentdossier?defDossier=${entity.id}&summary=Row&${created.id}_aggregate=max&limit=10`,
   );

@@ -4,14 +4,12 @@ import type { Db } from '../../db/database';
 import type { ContentDossierTable } from '../../db/schema';
 
 type Row = Selectable<ContentDossierTable>;
-type Username = (id: number | null) => string | null | undefined;
+type Name = string | null | undefined;
 
-/** One dossier row in the wire shape; `username` names the creator and the last editor. */
-export function dossierWire(row: Row, username: Username): Dossier {
-  const ref = (id: number | null) => {
-    const name = username(id);
-    return id === null || name == null ? null : { id, username: name };
-  };
+/** One dossier row in the wire shape, with the usernames of its creator and last editor. */
+export function dossierWire(row: Row, names: { created_by: Name; modified_by: Name }): Dossier {
+  const ref = (id: number | null, name: Name) =>
+    id === null || name == null ? null : { id, username: name };
   return {
     id: Number(row.id),
     summary: row.summary,
@@ -20,8 +18,8 @@ export function dossierWire(row: Row, username: Username): Dossier {
     archived: row.archived,
     created_at: new Date(row.created_at).toISOString(),
     modified_at: new Date(row.modified_at).toISOString(),
-    created_by: ref(row.created_by),
-    modified_by: ref(row.modified_by),
+    created_by: ref(row.created_by, names.created_by),
+    modified_by: ref(row.modified_by, names.modified_by),
   };
 }
 
@@ -36,5 +34,8 @@ export async function presentDossiers(db: Db, rows: Row[]): Promise<Dossier[]> {
       : []
     ).map((u) => [u.id, u.username]),
   );
-  return rows.map((row) => dossierWire(row, (id) => (id === null ? null : users.get(id))));
+  const nameOf = (id: number | null) => (id === null ? null : users.get(id));
+  return rows.map((row) =>
+    dossierWire(row, { created_by: nameOf(row.created_by), modified_by: nameOf(row.modified_by) }),
+  );
 }

@@ -7,6 +7,7 @@ import {
   buildLink,
   buildListOption,
   buildPermission,
+  setItemRoles,
 } from '../../../test/entity-factories';
 import { addMember, buildDefDossier, buildEnvironment, buildRole } from '../../../test/factories';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
@@ -137,19 +138,13 @@ beforeAll(async () => {
   await listItem('notes', notes.data.id);
   await listItem('clients', null, { linkId: link.id });
   await listItem('secret', secret.data.id);
-  const created = await buildDisplayItem(t.db, entity, { view: 'list' });
-  await t.db
-    .updateTable('display_item')
-    .set({ settings: { dossier_data: 'created_at' } })
-    .where('id', '=', created.id)
-    .execute();
+  const created = await buildDisplayItem(t.db, entity, {
+    view: 'list',
+    settings: { dossier_data: 'created_at' },
+  });
   item.created = created.id;
   // secret: only for the Secret role (admins bypass)
-  await t.db
-    .updateTable('display_item')
-    .set({ permissions_type: 'INCLUDE_SELECTED_ROLES', roles: [secretRole.id] })
-    .where('id', '=', item.secret)
-    .execute();
+  await setItemRoles(t.db, item.secret, 'INCLUDE_SELECTED_ROLES', [secretRole.id]);
   // a search item on the title field
   item.titleSearch = (
     await buildDisplayItem(t.db, entity, { dataFieldId: title.data.id, view: 'search' })

@@ -133,14 +133,11 @@ export async function listDossiers(
     presentItems(db, access, listItems),
   ]);
   const { count, aggregations } = await countAndAggregations(db, params, dataVersion);
-  const usernames = new Map<number, string | null>();
-  for (const r of rows) {
-    if (r.created_by !== null) usernames.set(r.created_by, r.created_by_username);
-    if (r.modified_by !== null) usernames.set(r.modified_by, r.modified_by_username);
-  }
   return {
     results: {
-      dossiers: rows.map((row) => dossierWire(row, (id) => (id === null ? null : usernames.get(id)))),
+      dossiers: rows.map((row) =>
+        dossierWire(row, { created_by: row.created_by_username, modified_by: row.modified_by_username }),
+      ),
       contents: contentsOf(listItems, rows),
       items,
       aggregations: await withVisibleOptions(db, access, visible, aggregations),

@@ -1,6 +1,6 @@
 import { DOSSIER_MESSAGES, type DossierDetail } from '@dossierbase/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildDisplayItem, buildDisplayPosition } from '../../../test/entity-factories';
+import { buildDisplayItem, buildDisplayPosition, setItemRoles } from '../../../test/entity-factories';
 import { expectForbidden, expectRefused, put } from '../../../test/entity-test-setup';
 import { buildDefDossier } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
@@ -263,16 +263,8 @@ describe('POST /api/contentdossier', () => {
     const s = await dossierSetup(t);
     await s.grant(s.client, ['show', 'create', 'edit']);
     // notes only for another role; email hidden from the member's role.
-    await t.db
-      .updateTable('display_item')
-      .set({ permissions_type: 'INCLUDE_SELECTED_ROLES', roles: [s.role.id + 100000] })
-      .where('id', '=', s.fields.notes.item.id)
-      .execute();
-    await t.db
-      .updateTable('display_item')
-      .set({ permissions_type: 'EXCLUDE_SELECTED_ROLES', roles: [s.role.id] })
-      .where('id', '=', s.fields.email.item.id)
-      .execute();
+    await setItemRoles(t.db, s.fields.notes.item.id, 'INCLUDE_SELECTED_ROLES', [s.role.id + 100000]);
+    await setItemRoles(t.db, s.fields.email.item.id, 'EXCLUDE_SELECTED_ROLES', [s.role.id]);
     const name = key(s.fields.name.item);
     for (const hidden of [s.fields.notes.item, s.fields.email.item, s.links.leadItem]) {
       const response = await s.member.post('/api/contentdossier', {
@@ -487,20 +479,10 @@ describe('visibleItems', () => {
         .executeTakeFirstOrThrow();
       return openEnvironment(t.db, user, s.environment.id);
     };
-    const setRoles = (
-      itemId: number,
-      type: 'INCLUDE_SELECTED_ROLES' | 'EXCLUDE_SELECTED_ROLES',
-      roles: number[],
-    ) =>
-      t.db
-        .updateTable('display_item')
-        .set({ permissions_type: type, roles })
-        .where('id', '=', itemId)
-        .execute();
-    await setRoles(s.fields.name.item.id, 'INCLUDE_SELECTED_ROLES', [s.role.id]);
-    await setRoles(s.fields.notes.item.id, 'INCLUDE_SELECTED_ROLES', []);
-    await setRoles(s.fields.email.item.id, 'EXCLUDE_SELECTED_ROLES', [s.role.id]);
-    await setRoles(s.fields.url.item.id, 'EXCLUDE_SELECTED_ROLES', [s.role.id + 1000000]);
+    await setItemRoles(t.db, s.fields.name.item.id, 'INCLUDE_SELECTED_ROLES', [s.role.id]);
+    await setItemRoles(t.db, s.fields.notes.item.id, 'INCLUDE_SELECTED_ROLES', []);
+    await setItemRoles(t.db, s.fields.email.item.id, 'EXCLUDE_SELECTED_ROLES', [s.role.id]);
+    await setItemRoles(t.db, s.fields.url.item.id, 'EXCLUDE_SELECTED_ROLES', [s.role.id + 1000000]);
     const member = await access(s.memberId);
     // access is read per request, as the routes do: it carries the configuration version
     const ids = async (views: string[]) =>
@@ -613,11 +595,7 @@ describe('the layout calls for members who may show the entity', () => {
       })
       .where('id', '=', s.client.id)
       .execute();
-    await t.db
-      .updateTable('display_item')
-      .set({ permissions_type: 'INCLUDE_SELECTED_ROLES', roles: [s.role.id + 1000] })
-      .where('id', '=', s.fields.extra.item.id)
-      .execute();
+    await setItemRoles(t.db, s.fields.extra.item.id, 'INCLUDE_SELECTED_ROLES', [s.role.id + 1000]);
     await t.db
       .updateTable('def_field_list')
       .set({ settings: { roles: [s.role.id] } })

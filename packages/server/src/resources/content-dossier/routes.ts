@@ -2,6 +2,7 @@ import { dossierUpdateSchema, dossierWriteSchema } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
+import { openEntityScope } from '../../policy/entity';
 import { presentDetail } from './present';
 import {
   changeListValue,
@@ -12,7 +13,6 @@ import {
   dossierContent,
   marks,
   openDossier,
-  openEntity,
   setArchived,
   setMark,
   tabsAllowed,
@@ -31,7 +31,7 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post('/contentdossier', { schema: { body: dossierWriteSchema, tags } }, async (request, reply) => {
     const user = await currentUser(request);
-    const scope = await openEntity(db, user, request.body.defDossier);
+    const scope = await openEntityScope(db, user, request.body.defDossier);
     const id = await createDossier(db, scope, request.body);
     return reply.code(201).send({ id });
   });
@@ -164,7 +164,7 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await currentUser(request);
-      const scope = await openEntity(db, user, request.body.defDossier);
+      const scope = await openEntityScope(db, user, request.body.defDossier);
       return tabsAllowed(db, scope, request.body.ids);
     },
   );
@@ -183,7 +183,7 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await currentUser(request);
-      const scope = await openEntity(db, user, request.query.defDossier);
+      const scope = await openEntityScope(db, user, request.query.defDossier);
       return { allowed: await credentialAllowed(db, scope, request.query.credential, request.query.dossier) };
     },
   );

@@ -39,21 +39,16 @@ const SERVER_TYPES = new Set(['autoIncrement', 'calc', 'systemdate', 'systemuser
 export const isBacklink = (link: LinkRow) => link.back_link_id !== null && link.back_link_id < link.id;
 const forwardLinkId = (link: LinkRow) => (isBacklink(link) ? (link.back_link_id as number) : link.id);
 
-export type DossierScope = EntityScope;
-
-export const openEntity = (db: Db, user: UserRow, defDossierId: number): Promise<DossierScope> =>
-  openEntityScope(db, user, defDossierId);
-
 /** Loads a dossier and the user's scope on its entity; 404 unknown, 403 when `action` is missing. */
 export async function openDossier(db: Db, user: UserRow, id: number, action: PermissionAction) {
   const dossier = await db.selectFrom('content_dossier').selectAll().where('id', '=', id).executeTakeFirst();
   if (!dossier) throw notFound('Dossier not found');
-  const scope = await openEntity(db, user, dossier.def_dossier_id);
+  const scope = await openEntityScope(db, user, dossier.def_dossier_id);
   if (!scope.permissions.has(action)) throw forbidden();
   return { dossier, ...scope };
 }
 
-export function requirePermission(scope: DossierScope, action: PermissionAction) {
+export function requirePermission(scope: EntityScope, action: PermissionAction) {
   if (!scope.permissions.has(action)) throw forbidden();
 }
 
@@ -92,7 +87,7 @@ interface Normalised {
 
 async function normaliseValues(
   db: Db,
-  scope: DossierScope,
+  scope: EntityScope,
   allowed: Map<string, VisibleItem>,
   submitted: Record<string, unknown>,
   stored: Record<string, unknown> = {},
@@ -261,7 +256,7 @@ async function writeLinks(db: Db, environmentId: number, dossierId: number, link
 /** Duplicate check of text fields with the UniqueValue validator. */
 async function duplicates(
   db: Db,
-  scope: DossierScope,
+  scope: EntityScope,
   items: VisibleItem[],
   values: Record<string, unknown>,
   selfId: number | null,
@@ -382,7 +377,7 @@ async function computeSummary(db: Db, entityId: number, values: Record<string, u
 
 async function writeLog(
   db: Db,
-  scope: DossierScope,
+  scope: EntityScope,
   dossierId: number,
   type: 'create' | 'change' | 'archive' | 'delete',
   changes: DossierLogChange[],
@@ -412,7 +407,7 @@ export const EMBEDDED_MESSAGES = {
 /** The parent dossier and link of a dossier created inside an embedded list (spec: embedded, linkId). */
 async function embeddedParent(
   db: Db,
-  scope: DossierScope,
+  scope: EntityScope,
   input: { embedded?: number; linkId?: number },
 ): Promise<{ link: LinkRow; parentId: number } | null> {
   if (input.embedded === undefined && input.linkId === undefined) return null;
@@ -466,7 +461,7 @@ async function appendLink(db: Db, environmentId: number, parentId: number, link:
 
 export async function createDossier(
   db: Db,
-  scope: DossierScope,
+  scope: EntityScope,
   input: {
     values: Record<string, unknown>;
     ignore_existing: boolean;
@@ -518,7 +513,7 @@ export async function createDossier(
 
 export async function updateDossier(
   db: Db,
-  scope: DossierScope,
+  scope: EntityScope,
   dossier: DossierRow,
   input: {
     values: Record<string, unknown>;
@@ -588,7 +583,7 @@ export async function updateDossier(
   });
 }
 
-export async function detailItems(db: Db, scope: DossierScope, displayPosition?: number) {
+export async function detailItems(db: Db, scope: EntityScope, displayPosition?: number) {
   const items = await visibleItems(db, scope.access, scope.entity.id, DETAIL_VIEWS);
   if (displayPosition === undefined) return items;
   const position = await db
@@ -681,7 +676,7 @@ export async function setMark(
   }
 }
 
-export async function setArchived(db: Db, scope: DossierScope, dossier: DossierRow, archived: boolean) {
+export async function setArchived(db: Db, scope: EntityScope, dossier: DossierRow, archived: boolean) {
   if (!scope.entity.archivable) throw forbidden();
   requirePermission(scope, 'archive');
   await db.transaction().execute(async (trx) => {
@@ -697,7 +692,7 @@ export async function setArchived(db: Db, scope: DossierScope, dossier: DossierR
 }
 
 /** Deletes a dossier honouring the cascade rule of the links of its entity (forward links only). */
-export async function deleteDossier(db: Db, scope: DossierScope, dossier: DossierRow) {
+export async function deleteDossier(db: Db, scope: EntityScope, dossier: DossierRow) {
   requirePermission(scope, 'delete');
   await db.transaction().execute(async (trx) => {
     const seen = new Set<number>();
@@ -741,7 +736,7 @@ export async function deleteDossier(db: Db, scope: DossierScope, dossier: Dossie
 }
 
 /** The list field behind a display item of an edit view the user may see; 400 otherwise. */
-async function listItem(db: Db, scope: DossierScope, displayItemId: number) {
+async function listItem(db: Db, scope: EntityScope, displayItemId: number) {
   const items = await visibleItems(db, scope.access, scope.entity.id, EDIT_VIEWS);
   const v = items.find((i) => i.item.id === displayItemId);
   if (!v?.dataField || (v.field?.type !== 'list' && v.field?.type !== 'tree'))
@@ -753,7 +748,7 @@ async function listItem(db: Db, scope: DossierScope, displayItemId: number) {
 /** POST set / add and DELETE remove of list options on one list item; written as an update. */
 export async function changeListValue(
   db: Db,
-  scope: DossierScope,
+  scope: EntityScope,
   dossier: DossierRow,
   displayItemId: number,
   change: { set?: number[]; add?: number[]; remove?: number },
@@ -775,7 +770,7 @@ export async function changeListValue(
 }
 
 /** tabs_allowed per dossier id: a dossier of the entity in the environment the user may show. */
-export async function tabsAllowed(db: Db, scope: DossierScope, ids: number[]) {
+export async function tabsAllowed(db: Db, scope: EntityScope, ids: number[]) {
   const rows = ids.length
     ? await db
         .selectFrom('content_dossier')
@@ -791,7 +786,7 @@ export async function tabsAllowed(db: Db, scope: DossierScope, ids: number[]) {
 }
 
 /** Whether the user holds `credential` (a permission action) on one dossier of the entity. */
-export async function credentialAllowed(db: Db, scope: DossierScope, credential: string, dossierId?: number) {
+export async function credentialAllowed(db: Db, scope: EntityScope, credential: string, dossierId?: number) {
   if (!scope.permissions.has(credential as PermissionAction)) return false;
   if (dossierId === undefined) return true;
   const row = await db

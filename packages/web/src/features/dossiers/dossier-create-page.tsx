@@ -44,7 +44,7 @@ export function DossierCreatePage() {
     navigate(to);
   };
   const continueAfterSave = useRef(false);
-  const { layout, loading, error, sections, items, start, values, setValues, change, submitter } =
+  const { layout, loading, error, sections, items, start, values, setValues, submitter, formProps } =
     useNewDossierForm(defDossier, (id) => {
       if (!continueAfterSave.current) return leave(`/contentdossier/${id}`);
       setContinued(true);
@@ -104,13 +104,8 @@ export function DossierCreatePage() {
         >
           <DossierForm
             items={sectionItems}
-            mode="edit"
-            values={values}
-            onChange={change}
-            conditions={layout.settings.conditions}
-            errors={submitter.errors}
+            {...formProps}
             sources={sources}
-            disabled={submitter.saving}
             testId={`create-form-${tab.id}`}
           />
         </Fieldset>

@@ -51,7 +51,7 @@ function NewLinkedDossierModal(props: {
   const { t } = useTranslation();
   const names = useEntityNames(props.defDossier);
   // the first tab only: the modal is a quick form, the dossier page holds the rest
-  const { layout, loading, items, values, change, submitter } = useNewDossierForm(
+  const { layout, loading, items, values, submitter, formProps } = useNewDossierForm(
     props.defDossier,
     (id) => void linkedDossier(id).then(props.onDone),
     { firstSectionOnly: true },
@@ -70,17 +70,7 @@ function NewLinkedDossierModal(props: {
         <Loader />
       ) : (
         <Stack>
-          <DossierForm
-            items={items}
-            mode="edit"
-            values={values}
-            onChange={change}
-            conditions={layout.settings.conditions}
-            errors={submitter.errors}
-            sources={sources}
-            disabled={submitter.saving}
-            testId="new-linked-dossier-form"
-          />
+          <DossierForm items={items} {...formProps} sources={sources} testId="new-linked-dossier-form" />
           <Group justify="flex-end">
             <Button
               variant="default"

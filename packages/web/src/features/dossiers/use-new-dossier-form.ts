@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useFieldLocale } from '../../fields/shared';
 import { useTokenData } from '../auth/session';
 import { createDossier, type DossierValues } from './dossier-api';
+import type { DossierFormProps } from './dossier-form';
 import { detailTabs, initialValues, isEditable } from './form-logic';
 import { useDossierSubmit } from './use-dossier-submit';
 import { positionName, useEntityLayout } from './use-entity-layout';
@@ -48,5 +49,14 @@ export function useNewDossierForm(
     submitter.clearError(key);
     setValues((current) => ({ ...current, [key]: value }));
   };
-  return { layout, loading, error, sections, items, start, values, setValues, change, submitter };
+  /** What every DossierForm of this new dossier takes (the page adds items, sources and testId). */
+  const formProps = {
+    mode: 'edit',
+    values,
+    onChange: change,
+    conditions: layout.settings.conditions,
+    errors: submitter.errors,
+    disabled: submitter.saving,
+  } satisfies Partial<DossierFormProps>;
+  return { layout, loading, error, sections, items, start, values, setValues, change, submitter, formProps };
 }
