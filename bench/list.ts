@@ -2,7 +2,7 @@
 // Starts the app in-process on the bench schema, signs in as an admin it creates and drives the
 // API with fetch over loopback; the raw SQL of the same query runs directly through pg.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
 import { sql } from 'kysely';
@@ -60,6 +60,27 @@ function serverMemory(server: ChildProcess): { rss: number; peak: number } {
 }
 
 /** The server's resident memory peak so far, for the progress lines. */
+/** CPU seconds (user + system) used so far by the server process and by all PostgreSQL processes. */
+function cpuSeconds(server: ChildProcess): { server: number; postgres: number } {
+  const ticks = 100; // USER_HZ, 100 on Linux
+  let postgres = 0;
+  let own = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const used = (Number(fields[11]) + Number(fields[12])) / ticks; // utime, stime
+    if (Number(pid) === server.pid) own = used;
+    else if (comm === 'postgres') postgres += used;
+  }
+  return { server: own, postgres };
+}
+
 const peakSoFar = (server: ChildProcess) =>
   `server RSS peak ${(serverMemory(server).peak / 2 ** 20).toFixed(0)} MB`;
 
@@ -303,7 +324,7 @@ async function main() {
   // the steady rate over 4 to 8 seconds), so a warm-up of
   // WARMUP_SECONDS at the same load comes first; its rate is printed too.
   const runLoad = (seconds: number) =>
-    new Promise<{ done: number; failed: number; perSecond: number[] }>((resolve, reject) => {
+    new Promise<{ done: number; failed: number; perSecond: number[]; cpuSeconds: number }>((resolve, reject) => {
       execFile(
         process.execPath,
         [path.join(import.meta.dirname, 'load-clients.mjs')],
@@ -323,7 +344,10 @@ async function main() {
     });
   const warmup = await runLoad(WARMUP_SECONDS);
   console.log(`(d) warm-up, ${WARMUP_SECONDS} s from idle, per second: ${warmup.perSecond.join(' ')}`);
+  const cpuBeforeLoad = cpuSeconds(server);
   const load = await runLoad(SECONDS);
+  const cpuAfterLoad = cpuSeconds(server);
+  const cpuPerRequest = (seconds: number) => `${((1000 * seconds) / load.done).toFixed(2)} ms`;
   if (warmup.failed || load.failed) throw new Error(`(d): ${warmup.failed + load.failed} requests failed`);
   const done = load.done;
   const rps = done / SECONDS;
@@ -400,6 +424,10 @@ async function main() {
     [
       `(d) the same, the ${WARMUP_SECONDS} s of warm-up from idle`,
       `${(warmup.done / WARMUP_SECONDS).toFixed(1)} requests/s`,
+    ],
+    [
+      '(d) CPU per request under load: server / PostgreSQL / load clients',
+      `${cpuPerRequest(cpuAfterLoad.server - cpuBeforeLoad.server)} / ${cpuPerRequest(cpuAfterLoad.postgres - cpuBeforeLoad.postgres)} / ${cpuPerRequest(load.cpuSeconds)}`,
     ],
     ['(e) raw SQL page query: p50 / p95', `${ms(rawPage.p50)} / ${ms(rawPage.p95)}`],
     ['(e) raw SQL page + count: p50 / p95', `${ms(rawBoth.p50)} / ${ms(rawBoth.p95)}`],

@@ -1,7 +1,7 @@
 // The (d) load of bench/list.ts in a process of its own, so the clients do not share the server's
 // event loop: CONCURRENCY clients request URL (with COOKIE) for SECONDS over kept-alive connections
 // (node:http, lighter than fetch, as a load generator should be) and print the counts as JSON, in
-// all and per second.
+// all and per second, with the CPU time the clients used.
 import http from 'node:http';
 
 const { URL: url, COOKIE: cookie, CONCURRENCY, SECONDS, CSRF_HEADER, CSRF_VALUE } = process.env;
@@ -35,4 +35,5 @@ await Promise.all(
   }),
 );
 agent.destroy();
-console.log(JSON.stringify({ done, failed, perSecond }));
+const cpu = process.cpuUsage();
+console.log(JSON.stringify({ done, failed, perSecond, cpuSeconds: (cpu.user + cpu.system) / 1e6 }));

@@ -4,6 +4,7 @@ import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDiale
 import pg from 'pg';
 import type { Config } from '../config';
 import { migrations } from './migrations/index';
+import { preparingPool } from './prepared-statements';
 import type { Database } from './schema';
 
 export type Db = Kysely<Database>;
@@ -20,10 +21,13 @@ export async function openDatabase(
     const pool = new pg.Pool({
       connectionString: config.databaseUrl,
       max: 20,
-      options: schema ? `-c search_path=${schema}` : undefined,
+      // custom plans for prepared statements: see prepared-statements.ts
+      options: [schema && `-c search_path=${schema}`, '-c plan_cache_mode=force_custom_plan']
+        .filter(Boolean)
+        .join(' '),
     });
     if (schema) await pool.query(`create schema if not exists ${schema}`);
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   }
   // dataDir 'memory://' keeps PGlite in memory (tests).
   const dataDir = config.dataDir.startsWith('memory://') ? undefined : path.join(config.dataDir, 'pgdata');

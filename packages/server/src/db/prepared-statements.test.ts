@@ -1,0 +1,69 @@
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { TEST_POSTGRES_URL, testDatabaseKind } from '../../test/test-app';
+import { preparingPool } from './prepared-statements';
+
+// PGlite runs in-process through its own dialect; the wrapper serves the pg pool only.
+describe.skipIf(testDatabaseKind() !== 'postgres')('preparingPool', () => {
+  let db: Kysely<unknown> | undefined;
+  const open = (maxStatements?: number) => {
+    const pool = new pg.Pool({
+      connectionString: TEST_POSTGRES_URL,
+      max: 1,
+      options: '-c plan_cache_mode=force_custom_plan',
+    });
+    db = new Kysely({ dialect: new PostgresDialect({ pool: preparingPool(pool, maxStatements) }) });
+    return db;
+  };
+  afterEach(async () => {
+    await db?.destroy();
+    db = undefined;
+  });
+
+  const prepared = (conn: Kysely<unknown>) =>
+    sql<{ statement: string; custom_plans: number; generic_plans: number }>`
+      select statement, custom_plans::int, generic_plans::int from pg_prepared_statements
+      where statement not like ${'%pg_prepared_statements%'} order by name`
+      .execute(conn)
+      .then((r) => r.rows);
+  const backend = (conn: Kysely<unknown>) =>
+    sql<{ pid: number }>`select pg_backend_pid() + ${0}::int as pid`.execute(conn).then((r) => r.rows[0].pid);
+
+  it('runs a parameterised text as one prepared statement per connection, with custom plans and the right answers', async () => {
+    const conn = open();
+    for (const n of [1, 2, 3, 4, 5, 6, 7]) {
+      const { rows } = await sql<{ n: number }>`select ${n}::int * 10 as n`.execute(conn);
+      expect(rows).toEqual([{ n: n * 10 }]);
+    }
+    expect(await prepared(conn)).toEqual([
+      { statement: 'select $1::int * 10 as n', custom_plans: 7, generic_plans: 0 },
+    ]);
+  });
+
+  it('leaves statements without parameters (DDL, several statements) to the simple protocol', async () => {
+    const conn = open();
+    await sql`create temporary table t (n int); insert into t values (1)`.execute(conn);
+    expect((await sql<{ n: number }>`select n from t`.execute(conn)).rows).toEqual([{ n: 1 }]);
+    expect(await prepared(conn)).toEqual([]);
+  });
+
+  it('keeps working after a statement fails to parse or to run', async () => {
+    const conn = open();
+    await expect(sql`select ${1}::int from no_such_table`.execute(conn)).rejects.toThrow(/no_such_table/);
+    await expect(sql`select 1 / ${0}::int`.execute(conn)).rejects.toThrow(/division by zero/);
+    expect((await sql<{ n: number }>`select 1 / ${1}::int as n`.execute(conn)).rows).toEqual([{ n: 1 }]);
+    expect((await sql<{ n: number }>`select ${2}::int as n`.execute(conn)).rows).toEqual([{ n: 2 }]);
+  });
+
+  it('runs texts past the bound unnamed and closes that connection when it returns to the pool', async () => {
+    const conn = open(2);
+    const first = await backend(conn); // statement 1
+    await sql`select ${1}::int`.execute(conn); // statement 2: the cache is full
+    expect((await sql<{ n: number }>`select ${3}::int + 1 as n`.execute(conn)).rows).toEqual([{ n: 4 }]);
+    // that third text ran unnamed; the connection was closed on release, so this is a new backend
+    const second = await backend(conn);
+    expect(second).not.toBe(first);
+    expect(await prepared(conn)).toHaveLength(1);
+  });
+});

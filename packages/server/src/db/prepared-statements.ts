@@ -1,0 +1,78 @@
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import type pg from 'pg';
+
+// Kysely sends every query as an unnamed statement, which PostgreSQL parses and analyses again on
+// each run: for the list call that was about a quarter of the database's work. This pool wrapper
+// runs parameterised queries as named prepared statements instead, one per distinct SQL text and
+// connection. Every value still travels as a parameter; only the parse is saved.
+//
+// Bounded: a connection prepares at most `maxStatements` texts. Past that it runs new texts
+// unnamed and is closed when it goes back to the pool, so a fresh connection starts an empty cache
+// (pg offers no public way to forget one statement).
+//
+// Plans stay custom (plan_cache_mode = force_custom_plan, set by openDatabase): a generic plan,
+// made without the filter values, can pick an index that is right for one value and ruinous for
+// another.
+
+export const DEFAULT_MAX_STATEMENTS = 200;
+
+type RawClient = pg.PoolClient;
+
+interface ClientState {
+  names: Map<string, string>;
+  full: boolean;
+}
+
+class PreparingClient implements PostgresPoolClient {
+  constructor(
+    private readonly raw: RawClient,
+    private readonly state: ClientState,
+    private readonly maxStatements: number,
+  ) {}
+
+  // biome-ignore lint/suspicious/noExplicitAny: the overloads of PostgresPoolClient (query text or cursor)
+  query(text: any, parameters?: ReadonlyArray<unknown>): any {
+    // Cursors, and statements without parameters (DDL, migrations, several statements at once, which
+    // only the simple protocol runs), go as they are.
+    if (typeof text !== 'string' || !parameters || parameters.length === 0)
+      return parameters ? this.raw.query(text, parameters as unknown[]) : this.raw.query(text);
+    const name = this.nameOf(text);
+    const values = parameters as unknown[];
+    return name ? this.raw.query({ name, text, values }) : this.raw.query(text, values);
+  }
+
+  private nameOf(text: string): string | undefined {
+    const known = this.state.names.get(text);
+    if (known) return known;
+    if (this.state.names.size >= this.maxStatements) {
+      this.state.full = true;
+      return undefined;
+    }
+    const name = `db_${this.state.names.size + 1}`;
+    this.state.names.set(text, name);
+    return name;
+  }
+
+  release(): void {
+    // A full cache is dropped with its connection (pg's release(error) closes it).
+    this.raw.release(this.state.full ? new Error('prepared statement cache full') : undefined);
+  }
+}
+
+/** A Kysely PostgresPool over a pg pool that runs parameterised queries as prepared statements. */
+export function preparingPool(pool: pg.Pool, maxStatements = DEFAULT_MAX_STATEMENTS): PostgresPool {
+  const clients = new WeakMap<RawClient, PreparingClient>();
+  return {
+    async connect() {
+      const raw = await pool.connect();
+      let client = clients.get(raw);
+      if (!client) {
+        client = new PreparingClient(raw, { names: new Map(), full: false }, maxStatements);
+        // Kysely keys its connection objects by client, so each pg client keeps one wrapper.
+        clients.set(raw, client);
+      }
+      return client;
+    },
+    end: () => pool.end(),
+  };
+}
