@@ -2,7 +2,7 @@ import { buildApp } from './app';
 import { loadJwtSecret } from './auth/session';
 import { loadConfig } from './config';
 import { migrate, openDatabase } from './db/database';
-import { fieldIndexSyncIdle } from './query/field-indexes';
+import { indexJobsIdle } from './query/index-jobs';
 import { attachRealtime } from './realtime/socket';
 import { seedDemo } from './seed';
 import { seedDemoRecords } from './seed-records';
@@ -29,7 +29,7 @@ console.log(
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
     await app.close();
-    await fieldIndexSyncIdle(db);
+    await indexJobsIdle(db);
     await db.destroy();
     process.exit(0);
   });

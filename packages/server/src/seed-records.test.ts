@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { createTestDatabase } from '../test/test-app';
-import { fieldIndexSyncIdle } from './query/field-indexes';
+import { indexJobsIdle } from './query/index-jobs';
 import { listDossiers } from './resources/content-dossier-list/service';
 import { seedDemo } from './seed';
 import { seedDemoRecords } from './seed-records';
@@ -30,7 +30,7 @@ test('the demo records: Client and Case with fields, layouts, a link and dossier
     expect(linked.every((l) => l.length === 1)).toBe(true);
     expect(linked.flat().map((l) => l.summary)).toContain('Anna de Vries');
   } finally {
-    await fieldIndexSyncIdle(database.db);
+    await indexJobsIdle(database.db);
     await database.close();
   }
 }, 60_000);

@@ -5,7 +5,7 @@ import { buildApp } from '../src/app';
 import { type Config, loadConfig } from '../src/config';
 import { type Db, dropSchema, migrate, openDatabase } from '../src/db/database';
 import type { UserRow } from '../src/db/schema';
-import { fieldIndexSyncIdle } from '../src/query/field-indexes';
+import { indexJobsIdle } from '../src/query/index-jobs';
 import { buildUser, type UserOverrides } from './factories';
 
 export const TEST_POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
@@ -94,7 +94,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     async close() {
       await app.close();
       // Background index work must finish before its database goes away.
-      await fieldIndexSyncIdle(database.db);
+      await indexJobsIdle(database.db);
       await database.close();
     },
   };

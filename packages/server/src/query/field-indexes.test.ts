@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDataField, buildDefField, buildDisplayItem } from '../../test/entity-factories';
 import { buildDefDossier, buildEnvironment } from '../../test/factories';
 import { createTestDatabase, type TestDatabase } from '../../test/test-app';
-import { fieldIndexSyncIdle, scheduleFieldIndexSync, syncFieldIndexes } from './field-indexes';
+import { scheduleFieldIndexSync, syncFieldIndexes } from './field-indexes';
+import { indexJobsIdle } from './index-jobs';
 import { likeContains } from './list-query';
 
 let database: TestDatabase;
@@ -69,7 +70,7 @@ describe('syncFieldIndexes', () => {
     // the amount leaves the list view: its index goes
     await db.deleteFrom('display_item').where('id', '=', amountItem.id).execute();
     scheduleFieldIndexSync(db, entity.id, { concurrently: database.kind === 'postgres' });
-    await fieldIndexSyncIdle(db);
+    await indexJobsIdle(db);
     expect((await indexes(entity.id)).map((i) => i.indexname).sort()).toEqual(
       [name(due.id), name(status.id)].sort(),
     );

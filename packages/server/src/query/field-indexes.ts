@@ -2,6 +2,8 @@ import { getFieldType, isFieldTypeName } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { checkedId, indexableCast, valueExpression } from './field-expression';
+import { concurrentlyKeyword, runEntityIndexJob } from './index-jobs';
+import { dropStaleSortIndexes } from './sort-indexes';
 
 // Keeps one partial expression index per data field that a search, advanced-search or list view
 // uses (ARCHITECTURE.md, "Indexes serve the list call"), named cdx_<entity>_<data field>, and drops
@@ -17,16 +19,6 @@ export interface FieldIndexOptions {
 
 export const fieldIndexName = (defDossierId: number, dataFieldId: number) =>
   `cdx_${checkedId(defDossierId)}_${checkedId(dataFieldId)}`;
-
-const pglite = new WeakMap<Db, boolean>();
-async function isPglite(db: Db): Promise<boolean> {
-  const known = pglite.get(db);
-  if (known !== undefined) return known;
-  const { rows } = await sql<{ version: string }>`select version() as version`.execute(db);
-  const answer = /emscripten|PGlite/i.test(rows[0]?.version ?? '');
-  pglite.set(db, answer);
-  return answer;
-}
 
 const statisticsName = (indexName: string) => indexName.replace(/^cdx_/, 'cdxs_');
 
@@ -76,7 +68,7 @@ export async function syncFieldIndexes(
   options: FieldIndexOptions = {},
 ): Promise<{ created: string[]; dropped: string[] }> {
   const id = checkedId(defDossierId);
-  const concurrently = (options.concurrently ?? !(await isPglite(db))) ? 'concurrently ' : '';
+  const concurrently = await concurrentlyKeyword(db, options.concurrently);
   const wanted = await wantedFieldIndexes(db, defDossierId);
   const existing = await existingFieldIndexes(db, defDossierId);
   const created: string[] = [];
@@ -88,6 +80,8 @@ export async function syncFieldIndexes(
     await sql.raw(`drop statistics if exists ${statisticsName(index.name)}`).execute(db);
     if (!wanted.has(index.name)) dropped.push(index.name);
   }
+  const usedFieldIds = new Set([...wanted.keys()].map((name) => Number(name.split('_')[2])));
+  dropped.push(...(await dropStaleSortIndexes(db, defDossierId, usedFieldIds, concurrently)));
   const kept = new Set(existing.filter((i) => i.valid).map((i) => i.name));
   for (const [name, expression] of wanted) {
     if (kept.has(name)) continue;
@@ -108,40 +102,23 @@ export async function syncFieldIndexes(
   return { created, dropped };
 }
 
-const running = new WeakMap<Db, Map<number, Promise<void>>>();
-const again = new WeakMap<Db, Set<number>>();
+const syncQueued = new WeakMap<Db, Set<number>>();
 
-/**
- * Runs syncFieldIndexes in the background (never blocks the caller, logs failures); a call while a
- * sync of the same entity runs queues exactly one more run after it.
- */
+/** Runs syncFieldIndexes in the background; a sync already waiting to run covers a new call too. */
 export function scheduleFieldIndexSync(db: Db, defDossierId: number, options: FieldIndexOptions = {}): void {
-  const jobs = running.get(db) ?? new Map<number, Promise<void>>();
-  running.set(db, jobs);
-  const queued = again.get(db) ?? new Set<number>();
-  again.set(db, queued);
-  if (jobs.has(defDossierId)) {
-    queued.add(defDossierId);
-    return;
-  }
-  const log = options.log ?? ((message, error) => console.error(message, error));
-  const job = (async () => {
-    do {
+  const queued = syncQueued.get(db) ?? new Set<number>();
+  syncQueued.set(db, queued);
+  if (queued.has(defDossierId)) return;
+  queued.add(defDossierId);
+  runEntityIndexJob(
+    db,
+    defDossierId,
+    () => {
       queued.delete(defDossierId);
-      try {
-        await syncFieldIndexes(db, defDossierId, options);
-      } catch (error) {
-        log(`field index sync of entity ${defDossierId} failed`, error);
-      }
-    } while (queued.has(defDossierId));
-  })().finally(() => jobs.delete(defDossierId));
-  jobs.set(defDossierId, job);
-}
-
-/** Resolves when no background sync runs on this database (tests, shutdown). */
-export async function fieldIndexSyncIdle(db: Db): Promise<void> {
-  const jobs = running.get(db);
-  while (jobs && jobs.size > 0) await Promise.all([...jobs.values()]);
+      return syncFieldIndexes(db, defDossierId, options);
+    },
+    options.log,
+  );
 }
 
 const synced = new WeakMap<Db, Set<number>>();

@@ -119,7 +119,11 @@ export interface ListParams {
   filters: RawBuilder<boolean>[];
   sorts: { expression: RawBuilder<unknown>; direction: 'asc' | 'desc' }[];
   aggregations: { column: Column; aggregate: Aggregation; param: string }[];
+  /** what an index could serve (sort-indexes.ts): fields filtered on one value, and the field sorted on */
+  indexUse: { equalities: FieldColumn[]; sort: FieldColumn | null };
 }
+
+export type FieldColumn = Extract<Column, { kind: 'field' }>;
 
 type Raw = Record<string, unknown>;
 const first = (v: unknown): string | undefined => {
@@ -204,6 +208,7 @@ export function parseListParams(query: Raw, ctx: ParseContext): ParseResult {
     filters: [],
     sorts: [],
     aggregations: [],
+    indexUse: { equalities: [], sort: null },
   };
   const summary = first(query.summary);
   if (!isEmptyValue(summary)) {
@@ -240,6 +245,8 @@ export function parseListParams(query: Raw, ctx: ParseContext): ParseResult {
     }
     const filter = compileFilter(column, itemId, parts, errors);
     if (filter) params.filters.push(filter);
+    if (filter && column.kind === 'field' && isEquality(column, present))
+      params.indexUse.equalities.push(column);
   }
 
   // sort[] and sortOrder[] (also accepted without the brackets)
@@ -249,12 +256,29 @@ export function parseListParams(query: Raw, ctx: ParseContext): ParseResult {
     const order = (orders[index] ?? 'ASC').toUpperCase();
     const direction = order === 'DESC' ? 'desc' : 'asc';
     if (order !== 'ASC' && order !== 'DESC') errors.sortOrder = LIST_MESSAGES.invalidValue;
-    const expression = sortExpression(name, ctx.filterable);
-    if (expression === 'unknown') errors.sort = LIST_MESSAGES.unknownItem;
-    else if (expression === 'unsortable') errors.sort = LIST_MESSAGES.notSortable;
-    else params.sorts.push({ expression, direction });
+    const sort = sortExpression(name, ctx.filterable);
+    if (sort === 'unknown') errors.sort = LIST_MESSAGES.unknownItem;
+    else if (sort === 'unsortable') errors.sort = LIST_MESSAGES.notSortable;
+    else {
+      params.sorts.push({ expression: sort.expression, direction });
+      if (sorts.length === 1 && sort.column?.kind === 'field') params.indexUse.sort = sort.column;
+    }
   });
   return { params, errors };
+}
+
+/**
+ * A filter that keeps one value of the field (one option, user or number, nothing else asked): an
+ * index on that field followed by the sort field reads the page in order.
+ */
+function isEquality(column: FieldColumn, present: { key: string; value: string | undefined }[]): boolean {
+  if (present.length !== 1 || present[0].key.includes('_')) return false;
+  const value = (present[0].value ?? '').trim();
+  if (column.cast === 'numeric' || column.cast === 'bigint') return parseNumber(value) !== null;
+  const single =
+    (column.type === 'list' || column.type === 'tree' || column.type === 'user') &&
+    column.settings.multiple !== true;
+  return single && /^\d{1,15}$/.test(value);
 }
 
 function aggregationsOf(column: Column): readonly Aggregation[] {
@@ -265,8 +289,8 @@ function aggregationsOf(column: Column): readonly Aggregation[] {
 function sortExpression(
   name: string,
   columns: Map<number, Column>,
-): RawBuilder<unknown> | 'unknown' | 'unsortable' {
-  if (SORT_NAMES.includes(name)) return sql.raw(DOSSIER_DATA[name].column);
+): { expression: RawBuilder<unknown>; column?: Column } | 'unknown' | 'unsortable' {
+  if (SORT_NAMES.includes(name)) return { expression: sql.raw(DOSSIER_DATA[name].column) };
   const m = /^(dfl_)?(\d{1,10})$/.exec(name);
   if (!m) return 'unknown';
   const id = Number(m[2]);
@@ -277,8 +301,8 @@ function sortExpression(
   } else column = columns.get(id);
   if (!column) return 'unknown';
   if (!isSortable(column)) return 'unsortable';
-  if (column.kind === 'link') return sql`(${linkedSummary(column.link)})`;
-  return sql.raw(column.expression);
+  if (column.kind === 'link') return { expression: sql`(${linkedSummary(column.link)})`, column };
+  return { expression: sql.raw(column.expression), column };
 }
 
 /** The summary of the first dossier linked through a (single) link, for sorting. */

@@ -11,7 +11,7 @@ import {
 } from '../../../test/entity-factories';
 import { addMember, buildDefDossier, buildEnvironment, buildRole } from '../../../test/factories';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
-import { fieldIndexSyncIdle } from '../../query/field-indexes';
+import { indexJobsIdle } from '../../query/index-jobs';
 
 // GET /api/contentdossier and /api/contentdossier/search, dossiers inserted directly.
 
@@ -228,7 +228,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await fieldIndexSyncIdle(t.db);
+  await indexJobsIdle(t.db);
   await t.close();
 });
 

@@ -29,6 +29,7 @@ import {
   parseListParams,
   runAggregations,
 } from '../../query/list-query';
+import { noteSortIndexUse } from '../../query/sort-indexes';
 import { presentItems } from '../content-dossier/present';
 import { dossierWire } from './present';
 
@@ -133,6 +134,7 @@ export async function listDossiers(
     presentItems(db, access, listItems),
   ]);
   const { count, aggregations } = await countAndAggregations(db, params, dataVersion);
+  noteSortIndexUse(db, params, count.items, options.indexes);
   return {
     results: {
       dossiers: rows.map((row) =>

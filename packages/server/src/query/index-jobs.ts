@@ -1,0 +1,48 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database';
+
+// Index work runs in the background, one job at a time per entity (a build never races the sync
+// that might drop its fields), and never blocks or fails the caller: failures are logged.
+const chains = new WeakMap<Db, Map<number, Promise<void>>>();
+
+export function runEntityIndexJob(
+  db: Db,
+  defDossierId: number,
+  job: () => Promise<unknown>,
+  log: (message: string, error?: unknown) => void = (message, error) => console.error(message, error),
+): void {
+  const jobs = chains.get(db) ?? new Map<number, Promise<void>>();
+  chains.set(db, jobs);
+  const next = (jobs.get(defDossierId) ?? Promise.resolve()).then(async () => {
+    try {
+      await job();
+    } catch (error) {
+      log(`index job of entity ${defDossierId} failed`, error);
+    }
+  });
+  jobs.set(defDossierId, next);
+  void next.finally(() => {
+    if (jobs.get(defDossierId) === next) jobs.delete(defDossierId);
+  });
+}
+
+/** Resolves when no background index job runs on this database (tests, shutdown). */
+export async function indexJobsIdle(db: Db): Promise<void> {
+  const jobs = chains.get(db);
+  while (jobs && jobs.size > 0) await Promise.all([...jobs.values()]);
+}
+
+const pglite = new WeakMap<Db, boolean>();
+async function isPglite(db: Db): Promise<boolean> {
+  const known = pglite.get(db);
+  if (known !== undefined) return known;
+  const { rows } = await sql<{ version: string }>`select version() as version`.execute(db);
+  const answer = /emscripten|PGlite/i.test(rows[0]?.version ?? '');
+  pglite.set(db, answer);
+  return answer;
+}
+
+/** 'concurrently ' for index DDL on PostgreSQL (never blocks writers), '' on PGlite, unless told. */
+export async function concurrentlyKeyword(db: Db, concurrently?: boolean): Promise<string> {
+  return (concurrently ?? !(await isPglite(db))) ? 'concurrently ' : '';
+}
