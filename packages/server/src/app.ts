@@ -1,6 +1,5 @@
 import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -11,6 +10,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
+import helmet from 'helmet';
 import { OidcService } from './auth/oidc';
 import { authRoutes } from './auth/routes';
 import { type SessionClaims, SessionService } from './auth/session';
@@ -66,6 +66,8 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    // one log line per request (onResponse below) instead of Fastify's two
+    disableRequestLogging: true,
     trustProxy: config.trustProxy,
     bodyLimit: 8 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
@@ -81,7 +83,9 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
   app.decorateRequest('claims', undefined);
 
   await app.register(cookie);
-  await app.register(helmet, {
+  // Security headers from one helmet middleware built at start (@fastify/helmet built a new one,
+  // parsing the CSP again, on every request).
+  const securityHeaders = helmet({
     contentSecurityPolicy: {
       directives: {
         // map tiles of the geolocation field come from their own server
@@ -93,11 +97,22 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
     // Served over plain HTTP on localhost too; HSTS belongs to the TLS terminator.
     hsts: false,
   });
+  app.addHook('onRequest', (request, reply, done) =>
+    securityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)),
+  );
   await app.register(swagger, {
     openapi: { info: { title: 'Dossierbase API', version: config.release } },
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.info(
+      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: reply.elapsedTime },
+      'request',
+    );
+    done();
+  });
 
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/') || SAFE_METHODS.has(request.method)) return;
