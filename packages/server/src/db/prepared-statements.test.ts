@@ -66,4 +66,22 @@ describe.skipIf(testDatabaseKind() !== 'postgres')('preparingPool', () => {
     expect(second).not.toBe(first);
     expect(await prepared(conn)).toHaveLength(1);
   });
+
+  it('replaces a connection whose prepared statements a table change made stale', async () => {
+    const conn = open();
+    const table = sql.id(`prepared_probe_${process.pid}_${Date.now()}`);
+    await sql`create table ${table} (a int)`.execute(conn);
+    try {
+      await sql`insert into ${table} values (1)`.execute(conn);
+      const read = () => sql`select * from ${table} where a = ${1}`.execute(conn);
+      expect((await read()).rows).toEqual([{ a: 1 }]);
+      const before = await backend(conn);
+      await sql`alter table ${table} add column b int`.execute(conn);
+      await expect(read()).rejects.toThrow(/cached plan must not change result type/);
+      expect((await read()).rows).toEqual([{ a: 1, b: null }]);
+      expect(await backend(conn)).not.toBe(before);
+    } finally {
+      await sql`drop table ${table}`.execute(conn);
+    }
+  });
 });

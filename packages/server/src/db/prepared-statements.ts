@@ -38,7 +38,14 @@ class PreparingClient implements PostgresPoolClient {
       return parameters ? this.raw.query(text, parameters as unknown[]) : this.raw.query(text);
     const name = this.nameOf(text);
     const values = parameters as unknown[];
-    return name ? this.raw.query({ name, text, values }) : this.raw.query(text, values);
+    if (!name) return this.raw.query(text, values);
+    return this.raw.query({ name, text, values }).catch((error: unknown) => {
+      // A table changed under a prepared `select *` (a migration run by another node): this
+      // connection's statements are stale, so it is replaced when it goes back to the pool.
+      if (error instanceof Error && /cached plan must not change result type/.test(error.message))
+        this.state.full = true;
+      throw error;
+    });
   }
 
   private nameOf(text: string): string | undefined {
