@@ -2,7 +2,7 @@ import { getFieldType, isFieldTypeName } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { checkedId, indexableCast, valueExpression } from './field-expression';
-import { concurrentlyKeyword, runEntityIndexJob } from './index-jobs';
+import { concurrentlyKeyword, dossierIndexesNamed, runEntityIndexJob } from './index-jobs';
 import { dropStaleSortIndexes } from './sort-indexes';
 
 // Keeps one partial expression index per data field that a search, advanced-search or list view
@@ -50,14 +50,7 @@ export async function wantedFieldIndexes(db: Db, defDossierId: number): Promise<
 
 /** The cdx_ indexes of the entity that exist in the current schema, with their validity. */
 export async function existingFieldIndexes(db: Db, defDossierId: number) {
-  const prefix = `cdx_${checkedId(defDossierId)}_`;
-  const { rows } = await sql<{ name: string; valid: boolean }>`
-    select c.relname as name, x.indisvalid as valid
-    from pg_class c
-    join pg_index x on x.indexrelid = c.oid
-    join pg_class t on t.oid = x.indrelid
-    where t.relname = 'content_dossier' and c.relnamespace = current_schema()::regnamespace
-      and left(c.relname, ${prefix.length}) = ${prefix}`.execute(db);
+  const rows = await dossierIndexesNamed(db, `cdx_${checkedId(defDossierId)}_`);
   return rows.filter((row) => /^cdx_\d+_\d+$/.test(row.name));
 }
 

@@ -1,8 +1,10 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 
-// Index work runs in the background, one job at a time per entity (a build never races the sync
-// that might drop its fields), and never blocks or fails the caller: failures are logged.
+// What the field indexes and the sort indexes share: their background jobs, the CONCURRENTLY choice
+// and the read of existing indexes. Index work runs in the background, one job at a time per entity
+// (a build never races the sync that might drop its fields), and never blocks or fails the caller:
+// failures are logged.
 const chains = new WeakMap<Db, Map<number, Promise<void>>>();
 
 export function runEntityIndexJob(
@@ -45,4 +47,16 @@ async function isPglite(db: Db): Promise<boolean> {
 /** 'concurrently ' for index DDL on PostgreSQL (never blocks writers), '' on PGlite, unless told. */
 export async function concurrentlyKeyword(db: Db, concurrently?: boolean): Promise<string> {
   return (concurrently ?? !(await isPglite(db))) ? 'concurrently ' : '';
+}
+
+/** The indexes on content_dossier in the current schema whose names start with `prefix`, with validity. */
+export async function dossierIndexesNamed(db: Db, prefix: string) {
+  const { rows } = await sql<{ name: string; valid: boolean }>`
+    select c.relname as name, x.indisvalid as valid
+    from pg_class c
+    join pg_index x on x.indexrelid = c.oid
+    join pg_class t on t.oid = x.indrelid
+    where t.relname = 'content_dossier' and c.relnamespace = current_schema()::regnamespace
+      and left(c.relname, ${prefix.length}) = ${prefix}`.execute(db);
+  return rows;
 }

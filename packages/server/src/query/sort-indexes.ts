@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { checkedId } from './field-expression';
-import { concurrentlyKeyword, runEntityIndexJob } from './index-jobs';
+import { concurrentlyKeyword, dossierIndexesNamed, runEntityIndexJob } from './index-jobs';
 import type { ListParams } from './list-query';
 
 // Sort indexes, learnt from use (ARCHITECTURE.md: indexes follow use, no operator tunes by hand).
@@ -76,14 +76,7 @@ export function noteSortIndexUse(
 
 /** The sort indexes of the entity in the current schema, with their field ids and validity. */
 export async function existingSortIndexes(db: Db, defDossierId: number) {
-  const prefix = `${PREFIX}${checkedId(defDossierId)}_`;
-  const { rows } = await sql<{ name: string; valid: boolean }>`
-    select c.relname as name, x.indisvalid as valid
-    from pg_class c
-    join pg_index x on x.indexrelid = c.oid
-    join pg_class t on t.oid = x.indrelid
-    where t.relname = 'content_dossier' and c.relnamespace = current_schema()::regnamespace
-      and left(c.relname, ${prefix.length}) = ${prefix}`.execute(db);
+  const rows = await dossierIndexesNamed(db, `${PREFIX}${checkedId(defDossierId)}_`);
   return rows.flatMap((row) => {
     const m = NAME.exec(row.name);
     return m ? [{ ...row, fieldIds: m[2].slice(1).split('_').map(Number) }] : [];
