@@ -2,7 +2,7 @@ import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -63,11 +63,25 @@ export interface AppDeps {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** One log line per request, when it completes, instead of Fastify's two (received, completed). */
+class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+  override requestCompleted(...[error, request, reply]: Parameters<LogController['requestCompleted']>) {
+    const line = {
+      method: request.method,
+      url: request.url,
+      statusCode: reply.statusCode,
+      ms: reply.elapsedTime,
+    };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request');
+  }
+}
+
 export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-    // one log line per request (onResponse below) instead of Fastify's two
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     trustProxy: config.trustProxy,
     bodyLimit: 8 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
@@ -105,14 +119,6 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
     transform: jsonSchemaTransform,
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
-
-  app.addHook('onResponse', (request, reply, done) => {
-    request.log.info(
-      { method: request.method, url: request.url, statusCode: reply.statusCode, ms: reply.elapsedTime },
-      'request',
-    );
-    done();
-  });
 
   app.addHook('onRequest', async (request, reply) => {
     if (!request.url.startsWith('/api/') || SAFE_METHODS.has(request.method)) return;
