@@ -96,6 +96,23 @@ async function indexBuildsDone(db: Db) {
   }
 }
 
+/**
+ * A fixed piece of CPU work (a JavaScript loop), timed at the start and at the end of the run: this
+ * machine is shared and its speed moves by tens of percent over hours, so figures of two runs compare
+ * only together with this one.
+ */
+function machineReferenceMs() {
+  let best = Number.POSITIVE_INFINITY;
+  for (let round = 0; round < 3; round++) {
+    const start = performance.now();
+    let x = 0;
+    for (let i = 0; i < 100_000_000; i++) x += i % 7;
+    if (x < 0) throw new Error('unreachable');
+    best = Math.min(best, performance.now() - start);
+  }
+  return best;
+}
+
 async function waitForServer(address: string) {
   for (let i = 0; i < 300; i++) {
     try {
@@ -109,6 +126,7 @@ async function waitForServer(address: string) {
 }
 
 async function main() {
+  const referenceAtStart = machineReferenceMs();
   const config = {
     ...loadConfig({}),
     databaseUrl: BENCH_URL,
@@ -418,6 +436,7 @@ async function main() {
   );
   await client.end();
   clearInterval(sampler);
+  const referenceAtEnd = machineReferenceMs();
   const { rss: rssEnd, peak: rssPeak } = serverMemory(server);
 
   const rows: [string, string][] = [
@@ -463,6 +482,10 @@ async function main() {
     [
       '(f) server resident memory: peak / end',
       `${(Math.max(rssMax, rssPeak) / 2 ** 20).toFixed(0)} MB / ${(rssEnd / 2 ** 20).toFixed(0)} MB`,
+    ],
+    [
+      '(g) machine speed: fixed JS loop (1e8 iterations) at start / end',
+      `${ms(referenceAtStart)} / ${ms(referenceAtEnd)}`,
     ],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));

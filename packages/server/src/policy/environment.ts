@@ -1,5 +1,6 @@
 import { ENVIRONMENT_MESSAGES } from '@dossierbase/core';
 import { type Selectable, sql } from 'kysely';
+import { compiledOnce } from '../db/compiled-once';
 import type { Db } from '../db/database';
 import type { EnvironmentRow, EnvironmentUserTable, UserRow } from '../db/schema';
 import { forbidden, notFound } from '../http-errors';
@@ -63,13 +64,9 @@ void everyUserColumn;
 /** The environment row (without the logo's bytes) and the user's membership; null: no such environment. */
 type EnvironmentRead = { environment: EnvironmentRow; membership: Membership | null } | null;
 
-/**
- * Every environment-scoped call reads the environment with the user's membership, in one statement
- * that starts from the user's row: `activeUser` also (re)reads the user, for the request's sign-in
- * check. The logo's bytes (up to 2 MB) stay behind; the logo route reads them.
- */
-async function readUserAndEnvironment(db: Db, userId: number, environmentId: number, activeUser: boolean) {
-  let query = db
+/** The environment (without the logo's bytes) joined with the user's membership, from the user's row. */
+function userAndEnvironmentQuery(db: Db, userId: number, environmentId: number) {
+  return db
     .selectFrom('app_user as u')
     .leftJoin('environment as e', (join) => join.on('e.id', '=', environmentId))
     .leftJoin('environment_user as eu', (join) =>
@@ -87,11 +84,29 @@ async function readUserAndEnvironment(db: Db, userId: number, environmentId: num
         .as('membership'),
     )
     .where('u.id', '=', userId);
-  if (activeUser)
-    query = query
+}
+
+// Both run on every environment-scoped request: compiled once (db/compiled-once.ts).
+const readEnvironment = compiledOnce(userAndEnvironmentQuery, 2);
+const readActiveUserAndEnvironment = compiledOnce(
+  (db: Db, userId: number, environmentId: number) =>
+    userAndEnvironmentQuery(db, userId, environmentId)
       .select(USER_COLUMNS.map((column) => `u.${column} as user_${column}` as const))
-      .where('u.active', '=', true);
-  const row = await query.executeTakeFirst();
+      .where('u.active', '=', true),
+  2,
+);
+
+/**
+ * Every environment-scoped call reads the environment with the user's membership, in one statement
+ * that starts from the user's row: `activeUser` also (re)reads the user, for the request's sign-in
+ * check. The logo's bytes (up to 2 MB) stay behind; the logo route reads them.
+ */
+async function readUserAndEnvironment(db: Db, userId: number, environmentId: number, activeUser: boolean) {
+  const [row] = await (activeUser ? readActiveUserAndEnvironment : readEnvironment)(
+    db,
+    userId,
+    environmentId,
+  );
   if (!row) return null;
   const env = row as unknown as Record<string, unknown>;
   const read: EnvironmentRead =
