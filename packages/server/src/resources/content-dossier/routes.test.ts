@@ -320,6 +320,25 @@ describe('POST /api/contentdossier', () => {
       404,
     );
   });
+
+  test('the summary follows its items as configured at the time: list labels, and the id when no item has a value', async () => {
+    const s = await dossierSetup(t);
+    const f = s.fields;
+    const first = await createOk(s, { [key(f.name.item)]: 'Jansen' });
+    expect((await stored(first)).summary).toBe('Jansen C-1');
+    // configuration changes between two creates reach the second (the summary items are cached per
+    // configuration version)
+    await buildDisplayItem(t.db, s.client, { dataFieldId: f.list.dataField.id, view: 'summary', rank: 3 });
+    const second = await createOk(s, { [key(f.name.item)]: 'Bakker', [key(f.list.item)]: s.options.red.id });
+    expect((await stored(second)).summary).toBe('Bakker C-2 Red');
+    await t.db
+      .deleteFrom('display_item')
+      .where('def_dossier_id', '=', s.client.id)
+      .where('view', '=', 'summary')
+      .execute();
+    const third = await createOk(s, { [key(f.name.item)]: 'Visser' });
+    expect((await stored(third)).summary).toBe(`#${third}`);
+  });
 });
 
 describe('PUT /api/contentdossier/{id}', () => {

@@ -19,6 +19,7 @@ import { type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { ContentDossierTable, DefDossierTable, DossierLogChange, UserRow } from '../../db/schema';
 import { badRequest, forbidden, HttpError, notFound } from '../../http-errors';
+import { configCached } from '../../policy/config-cache';
 import { type LinkRow, type VisibleItem, visibleItems, visibleListOptions } from '../../policy/display-item';
 import { type EntityScope, entityPermissions, openEntityScope } from '../../policy/entity';
 import type { EnvironmentAccess } from '../../policy/environment';
@@ -290,27 +291,30 @@ async function duplicates(
   });
 }
 
-/** All data fields of the entity with their base field (for server-computed fields). */
-async function entityDataFields(db: Db, entityId: number) {
-  return db
-    .selectFrom('def_dossier_def_field as d')
-    .innerJoin('def_field as f', 'f.id', 'd.def_field_id')
-    .select(['d.id', 'd.name', 'd.settings as data_settings', 'f.type', 'f.settings', 'f.id as field_id'])
-    .where('d.def_dossier_id', '=', entityId)
-    .orderBy('d.id')
-    .execute();
+/** All data fields of the entity with their base field (for server-computed fields); configuration, cached. */
+function entityDataFields(db: Db, access: EnvironmentAccess, entityId: number) {
+  return configCached(access, `data-fields:${entityId}`, () =>
+    db
+      .selectFrom('def_dossier_def_field as d')
+      .innerJoin('def_field as f', 'f.id', 'd.def_field_id')
+      .select(['d.id', 'd.name', 'd.settings as data_settings', 'f.type', 'f.settings', 'f.id as field_id'])
+      .where('d.def_dossier_id', '=', entityId)
+      .orderBy('d.id')
+      .execute(),
+  );
 }
 
 async function computeServerValues(
   db: Db,
-  entityId: number,
+  trx: Db,
+  scope: EntityScope,
   values: Record<string, unknown>,
   creating: boolean,
 ) {
-  const fields = await entityDataFields(db, entityId);
+  const fields = await entityDataFields(db, scope.access, scope.entity.id);
   if (creating) {
     for (const f of fields.filter((f) => f.type === 'autoIncrement')) {
-      const row = await db
+      const row = await trx
         .insertInto('auto_increment_counter')
         .values({ def_dossier_def_field_id: f.id, value: 1 })
         .onConflict((oc) =>
@@ -341,39 +345,63 @@ async function computeServerValues(
   }
 }
 
-/** The summary: the formatted values of the entity's 'summary' view items joined by a space. */
-async function computeSummary(db: Db, entityId: number, values: Record<string, unknown>, id: number) {
-  const rows = await db
-    .selectFrom('display_item as i')
-    .innerJoin('def_dossier_def_field as d', 'd.id', 'i.def_dossier_def_field_id')
-    .innerJoin('def_field as f', 'f.id', 'd.def_field_id')
-    .select(['d.id', 'd.settings as data_settings', 'f.type', 'f.settings', 'f.id as field_id'])
-    .where('i.def_dossier_id', '=', entityId)
-    .where('i.view', '=', 'summary')
-    .orderBy('i.rank')
-    .orderBy('i.col')
-    .orderBy('i.id')
-    .execute();
+/** The entity's 'summary' view items in order, with the options of list and tree fields; configuration, cached. */
+function summaryItems(db: Db, access: EnvironmentAccess, entityId: number) {
+  return configCached(access, `summary-items:${entityId}`, async () => {
+    const rows = await db
+      .selectFrom('display_item as i')
+      .innerJoin('def_dossier_def_field as d', 'd.id', 'i.def_dossier_def_field_id')
+      .innerJoin('def_field as f', 'f.id', 'd.def_field_id')
+      .select(['d.id', 'd.settings as data_settings', 'f.type', 'f.settings', 'f.id as field_id'])
+      .where('i.def_dossier_id', '=', entityId)
+      .where('i.view', '=', 'summary')
+      .orderBy('i.rank')
+      .orderBy('i.col')
+      .orderBy('i.id')
+      .execute();
+    const optionFields = rows.filter((r) => r.type === 'list' || r.type === 'tree').map((r) => r.field_id);
+    const options = optionFields.length
+      ? await db
+          .selectFrom('def_field_list')
+          .select(['id', 'def_field_id', 'translations'])
+          .where('def_field_id', 'in', optionFields)
+          .execute()
+      : [];
+    return rows.map((row) => ({
+      ...row,
+      settings: parseFieldSettings(row.type, { ...row.settings, ...row.data_settings }),
+      ctx: (optionFields.includes(row.field_id)
+        ? {
+            options: options
+              .filter((o) => o.def_field_id === row.field_id)
+              .map((o) => ({ id: o.id, label: o.translations[0]?.text })),
+          }
+        : {}) satisfies FieldContext,
+    }));
+  });
+}
+
+/**
+ * The summary: the formatted values of the entity's 'summary' view items joined by a space; empty
+ * when none has a value (the dossier is then summarised by its id, see summaryOrId).
+ */
+async function computeSummary(
+  db: Db,
+  access: EnvironmentAccess,
+  entityId: number,
+  values: Record<string, unknown>,
+) {
   const parts: string[] = [];
-  for (const row of rows) {
-    const value = values[String(row.id)];
+  for (const item of await summaryItems(db, access, entityId)) {
+    const value = values[String(item.id)];
     if (isEmptyFieldValue(value)) continue;
-    const type = getFieldType(row.type);
-    const settings = parseFieldSettings(row.type, { ...row.settings, ...row.data_settings });
-    const ctx: FieldContext = {};
-    if (row.type === 'list' || row.type === 'tree') {
-      const options = await db
-        .selectFrom('def_field_list')
-        .select(['id', 'translations'])
-        .where('def_field_id', '=', row.field_id)
-        .execute();
-      ctx.options = options.map((o) => ({ id: o.id, label: o.translations[0]?.text }));
-    }
-    const text = type.format(value, settings, 'nl', ctx).trim();
+    const text = getFieldType(item.type).format(value, item.settings, 'nl', item.ctx).trim();
     if (text) parts.push(text);
   }
-  return parts.join(' ').slice(0, 1000) || `#${id}`;
+  return parts.join(' ').slice(0, 1000);
 }
+
+const summaryOrId = (summary: string, id: number) => summary || `#${id}`;
 
 async function writeLog(
   db: Db,
@@ -480,21 +508,28 @@ export async function createDossier(
 
   return db.transaction().execute(async (trx) => {
     const values = { ...normalised.values };
-    await computeServerValues(trx, scope.entity.id, values, true);
+    await computeServerValues(db, trx, scope, values, true);
+    const summary = await computeSummary(db, scope.access, scope.entity.id, values);
     const row = await trx
       .insertInto('content_dossier')
       .values({
         environment_id: scope.access.environment.id,
         def_dossier_id: scope.entity.id,
         values: JSON.stringify(values),
+        summary,
         created_by: scope.access.user.id,
         modified_by: scope.access.user.id,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
     const id = Number(row.id);
-    const summary = await computeSummary(trx, scope.entity.id, values, id);
-    await trx.updateTable('content_dossier').set({ summary }).where('id', '=', id).execute();
+    // a dossier without summary values is summarised by its id, known only now
+    if (!summary)
+      await trx
+        .updateTable('content_dossier')
+        .set({ summary: summaryOrId(summary, id) })
+        .where('id', '=', id)
+        .execute();
     for (const l of normalised.links) {
       if (l.item.link) await writeLinks(trx, scope.access.environment.id, id, l.item.link, l.ids);
     }
@@ -554,9 +589,9 @@ export async function updateDossier(
   }
 
   await db.transaction().execute(async (trx) => {
-    await computeServerValues(trx, scope.entity.id, values, false);
+    await computeServerValues(db, trx, scope, values, false);
     const id = Number(dossier.id);
-    const summary = await computeSummary(trx, scope.entity.id, values, id);
+    const summary = summaryOrId(await computeSummary(db, scope.access, scope.entity.id, values), id);
     await trx
       .updateTable('content_dossier')
       .set({
