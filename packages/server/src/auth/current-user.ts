@@ -41,3 +41,22 @@ export async function currentUserIn(request: FastifyRequest, environmentId: numb
   request.user = user;
   return user;
 }
+
+/**
+ * currentUserIn for a call about one entity: the entity's environment is looked up first, so that the
+ * user and their standing in it come in one statement. An unknown entity reads the user alone, and the
+ * caller's entity check answers 404 after the sign-in check.
+ */
+export async function currentUserForEntity(
+  request: FastifyRequest,
+  defDossierId: number,
+): Promise<{ user: UserRow; environmentId: number | null }> {
+  if (!(await sessionClaims(request))) throw unauthorized();
+  const entity = await request.server.db
+    .selectFrom('def_dossier')
+    .select('environment_id')
+    .where('id', '=', defDossierId)
+    .executeTakeFirst();
+  const environmentId = entity?.environment_id ?? null;
+  return { user: await currentUserIn(request, environmentId), environmentId };
+}

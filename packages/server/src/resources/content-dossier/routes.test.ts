@@ -319,6 +319,11 @@ describe('POST /api/contentdossier', () => {
     expect((await s.admin.post('/api/contentdossier', { ...body, defDossier: 99999999 })).statusCode).toBe(
       404,
     );
+    // signed out: 401 before anything about the entity is told
+    expect((await t.client().post('/api/contentdossier', body)).statusCode).toBe(401);
+    expect((await t.client().post('/api/contentdossier', { ...body, defDossier: 99999999 })).statusCode).toBe(
+      401,
+    );
   });
 
   test('the summary follows its items as configured at the time: list labels, and the id when no item has a value', async () => {

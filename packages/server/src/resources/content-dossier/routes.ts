@@ -1,7 +1,7 @@
 import { dossierUpdateSchema, dossierWriteSchema } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUser } from '../../auth/current-user';
+import { currentUser, currentUserForEntity } from '../../auth/current-user';
 import { openEntityScope } from '../../policy/entity';
 import { presentDetail } from './present';
 import {
@@ -30,8 +30,8 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
   app.post('/contentdossier', { schema: { body: dossierWriteSchema, tags } }, async (request, reply) => {
-    const user = await currentUser(request);
-    const scope = await openEntityScope(db, user, request.body.defDossier);
+    const { user, environmentId } = await currentUserForEntity(request, request.body.defDossier);
+    const scope = await openEntityScope(db, user, request.body.defDossier, environmentId);
     const id = await createDossier(db, scope, request.body);
     return reply.code(201).send({ id });
   });
