@@ -38,13 +38,24 @@ export async function listTotal(db: Db, params: ListParams, key: string): Promis
   // new filters at once do not pile up scans; a failed count is simply asked again later.
   if (backgroundCounts < MAX_BACKGROUND_COUNTS) {
     backgroundCounts += 1;
-    cachedResult(key, async () => Number((await countQuery(db, params).executeTakeFirstOrThrow()).count))
+    cachedResult(key, () => backgroundCount(db, params))
       .catch(() => undefined)
       .finally(() => {
         backgroundCounts -= 1;
       });
   }
   return { items: Math.max(upTo, await plannerEstimate(db, params)), estimated: true };
+}
+
+/**
+ * The exact count, on one core: with parallel workers it took both cores of a small machine for a
+ * quarter of a second, and the pages of the requests meanwhile waited for them.
+ */
+function backgroundCount(db: Db, params: ListParams): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await sql`set local max_parallel_workers_per_gather = 0`.execute(trx);
+    return Number((await countQuery(trx, params).executeTakeFirstOrThrow()).count);
+  });
 }
 
 /** Rows the planner expects the filtered query to return (its statistics, no scan). */
