@@ -317,6 +317,43 @@ describe('/api/defdossier', () => {
     });
   });
 
+  test('the backlinks an entity’s own links made on other entities do not keep it from being deleted', async () => {
+    const { environment, admin } = await adminSetup(t);
+    const client = await buildDefDossier(t.db, environment.id, { name: 'Client' });
+    const caseEntity = await buildDefDossier(t.db, environment.id, { name: 'Case' });
+    const link = (parent: number, child: number, name: string) =>
+      admin.post('/api/defdossierlink', {
+        environment: environment.id,
+        defDossier: parent,
+        childDefDossier: child,
+        name,
+        typeOfLink: 'select',
+      });
+    // Case -> Client, with its backlink on Client: Case may go, and the backlink with it
+    const own = await link(caseEntity.id, client.id, 'client');
+    expect(own.statusCode).toBe(201);
+    const backlinkId = own.json().back_link_id as number;
+    expect(backlinkId).toBeGreaterThan(0);
+    // Client -> Case made by the admin, with its backlink on Case: Case is linked from Client
+    expect((await link(client.id, caseEntity.id, 'cases')).statusCode).toBe(201);
+    const refused = await admin.delete(`/api/defdossier/${caseEntity.id}`);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ errors: { id: 'Linked from Client.cases' } });
+
+    await t.db
+      .deleteFrom('def_dossier_link')
+      .where('def_dossier_id', '=', client.id)
+      .where('name', '=', 'cases')
+      .execute();
+    expect((await admin.delete(`/api/defdossier/${caseEntity.id}`)).statusCode).toBe(204);
+    const left = await t.db
+      .selectFrom('def_dossier_link')
+      .select('id')
+      .where('id', '=', backlinkId)
+      .execute();
+    expect(left).toEqual([]);
+  });
+
   test('members, other environments and signed-out users are refused on every call', async () => {
     const { environment, member, outsider } = await adminSetup(t);
     const entity = await buildDefDossier(t.db, environment.id, { name: 'Kept' });

@@ -218,14 +218,26 @@ export async function rankDefDossiers(db: Db, ranks: readonly RankChange[]): Pro
   });
 }
 
-/** Refused while another entity links to this one; otherwise its fields, links and layout go with it. */
+/**
+ * Refused while another entity links to this one; otherwise its fields, links and layout go with it,
+ * and so do the backlinks its own links made on other entities (they do not count as linking to it).
+ */
 export async function deleteDefDossier(db: Db, row: DefDossierRow): Promise<void> {
   const links = await db
     .selectFrom('def_dossier_link')
     .innerJoin('def_dossier', 'def_dossier.id', 'def_dossier_link.def_dossier_id')
+    .leftJoin('def_dossier_link as partner', 'partner.id', 'def_dossier_link.back_link_id')
     .select(['def_dossier.id', 'def_dossier.translations', 'def_dossier_link.name'])
     .where('def_dossier_link.child_def_dossier_id', '=', row.id)
     .where('def_dossier_link.def_dossier_id', '<>', row.id)
+    // a backlink (the younger of the two tied links, as isBacklink) of one of this entity's links
+    .where((eb) =>
+      eb.or([
+        eb('def_dossier_link.back_link_id', 'is', null),
+        eb('partner.def_dossier_id', '<>', row.id),
+        eb('def_dossier_link.back_link_id', '>', eb.ref('def_dossier_link.id')),
+      ]),
+    )
     .orderBy('def_dossier.rank')
     .orderBy('def_dossier.id')
     .orderBy('def_dossier_link.name')
