@@ -1,8 +1,10 @@
 import type { FastifyRequest } from 'fastify';
+import { compiledOnce } from '../db/compiled-once';
+import type { Db } from '../db/database';
 import type { UserRow } from '../db/schema';
 import { unauthorized } from '../http-errors';
 import { readSignedInUser } from '../policy/environment';
-import { ACCESS_COOKIE, type SessionClaims } from './session';
+import { ACCESS_COOKIE, type SessionClaims, sessionIsOpen } from './session';
 
 /** Verified claims of the access cookie, or null; verified once per request. */
 export async function sessionClaims(request: FastifyRequest): Promise<SessionClaims | null> {
@@ -12,17 +14,29 @@ export async function sessionClaims(request: FastifyRequest): Promise<SessionCla
   return request.claims;
 }
 
-/** The signed-in, active user of this request; 401 otherwise. */
+const readUserOfSession = compiledOnce(
+  (db: Db, userId: number, sessionId: number) =>
+    db
+      .selectFrom('app_user as u')
+      .selectAll('u')
+      .where('u.id', '=', userId)
+      .where('u.active', '=', true)
+      .where(sessionIsOpen(sessionId)),
+  2,
+);
+
+/** The active user of verified claims, while the session they were signed into is open. */
+export async function readSessionUser(db: Db, claims: SessionClaims): Promise<UserRow | undefined> {
+  const [user] = await readUserOfSession(db, claims.userId, claims.sessionId);
+  return user;
+}
+
+/** The signed-in, active user of this request (session still open); 401 otherwise. */
 export async function currentUser(request: FastifyRequest): Promise<UserRow> {
   if (request.user) return request.user;
   const claims = await sessionClaims(request);
   if (!claims) throw unauthorized();
-  const user = await request.server.db
-    .selectFrom('app_user')
-    .selectAll()
-    .where('id', '=', claims.userId)
-    .where('active', '=', true)
-    .executeTakeFirst();
+  const user = await readSessionUser(request.server.db, claims);
   if (!user) throw unauthorized();
   request.user = user;
   return user;
@@ -36,7 +50,7 @@ export async function currentUserIn(request: FastifyRequest, environmentId: numb
   if (request.user || environmentId === null) return currentUser(request);
   const claims = await sessionClaims(request);
   if (!claims) throw unauthorized();
-  const user = await readSignedInUser(request.server.db, claims.userId, environmentId);
+  const user = await readSignedInUser(request.server.db, claims, environmentId);
   if (!user) throw unauthorized();
   request.user = user;
   return user;

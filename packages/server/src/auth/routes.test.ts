@@ -64,10 +64,10 @@ function expectTokenData(
 }
 
 async function signToken(
-  claims: { sub: string; username: string; roles: string[] },
+  claims: { sub: string; username: string; roles: string[]; sid?: number },
   { secret = TEST_SECRET, iat, exp }: { secret?: Uint8Array; iat: number; exp: number },
 ) {
-  return new SignJWT({ username: claims.username, roles: claims.roles, re_pwd: false })
+  return new SignJWT({ username: claims.username, roles: claims.roles, re_pwd: false, sid: claims.sid })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(claims.sub)
     .setIssuedAt(iat)
@@ -347,14 +347,23 @@ describe('session cookies', () => {
     expect(response.json()).toEqual({ message: 'Not signed in' });
   });
 
-  test('a token signed with the right secret is accepted (control for the forgeries below)', async () => {
+  async function openSession(userId: number) {
+    return t.db
+      .insertInto('user_session')
+      .values({ user_id: userId, expires_at: new Date(Date.now() + 3_600_000) })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  }
+
+  test('a token signed with the right secret for an open session is accepted (control for the forgeries below)', async () => {
     const user = await buildUser(t.db);
+    const session = await openSession(user.id);
     const now = Math.floor(Date.now() / 1000);
     const client = t.client();
     client.cookies.set(
       ACCESS_COOKIE,
       await signToken(
-        { sub: String(user.id), username: user.username, roles: user.roles },
+        { sub: String(user.id), username: user.username, roles: user.roles, sid: session.id },
         { iat: now, exp: now + 600 },
       ),
     );
@@ -362,6 +371,26 @@ describe('session cookies', () => {
     expect(ttl.statusCode).toBe(200);
     expect(ttl.json().ttl).toBeGreaterThan(590);
     expect((await client.get('/api/user/profile')).json().id).toBe(user.id);
+  });
+
+  test("a well-signed token without a session, or naming another user's or an ended session: 401", async () => {
+    const user = await buildUser(t.db);
+    const other = await buildUser(t.db);
+    const othersSession = await openSession(other.id);
+    const ended = await openSession(user.id);
+    await t.db.deleteFrom('user_session').where('id', '=', ended.id).execute();
+    const now = Math.floor(Date.now() / 1000);
+    for (const sid of [undefined, othersSession.id, ended.id]) {
+      const client = t.client();
+      client.cookies.set(
+        ACCESS_COOKIE,
+        await signToken(
+          { sub: String(user.id), username: user.username, roles: user.roles, sid },
+          { iat: now, exp: now + 600 },
+        ),
+      );
+      expect((await client.get('/api/user/profile')).statusCode, String(sid)).toBe(401);
+    }
   });
 
   test('forged, garbage and unsigned tokens: 401', async () => {
@@ -497,6 +526,7 @@ describe('session cookies', () => {
     const user = await buildUser(t.db);
     const client = await t.client().login(user.username, user.password);
     const refresh = client.cookies.get(REFRESH_COOKIE)!;
+    const access = client.cookies.get(ACCESS_COOKIE)!;
 
     const logout = await client.get('/api/logout_cookie');
     expect(logout.statusCode).toBe(200);
@@ -508,7 +538,8 @@ describe('session cookies', () => {
     expect((await client.get('/api/ttl_token')).statusCode).toBe(401);
     expect((await client.get('/api/refresh_token')).statusCode).toBe(401);
 
-    // The refresh token is dead on the server, not only forgotten by the browser.
+    // Both tokens are dead on the server, not only forgotten by the browser: a copy of the access
+    // cookie taken before signing out no longer opens the API, though it has not expired.
     const replay = t.client();
     replay.cookies.set(REFRESH_COOKIE, refresh);
     expect((await replay.get('/api/refresh_token')).statusCode).toBe(401);
@@ -516,8 +547,41 @@ describe('session cookies', () => {
       .selectFrom('refresh_token')
       .select('used_at')
       .where('token_hash', '=', sha256(refresh))
-      .executeTakeFirstOrThrow();
-    expect(row.used_at).not.toBeNull();
+      .executeTakeFirst();
+    expect(row?.used_at ?? 'deleted').not.toBeNull();
+    const copied = t.client();
+    copied.cookies.set(ACCESS_COOKIE, access);
+    expect((await copied.get('/api/user/profile')).statusCode).toBe(401);
+    expect((await copied.get('/api/environment')).statusCode).toBe(401);
+  });
+
+  test('signing out ends only that session: the same user signed in elsewhere stays signed in', async () => {
+    const user = await buildUser(t.db);
+    const laptop = await t.client().login(user.username, user.password);
+    const phone = await t.client().login(user.username, user.password);
+    expect((await laptop.get('/api/logout_cookie')).statusCode).toBe(200);
+    expect((await phone.get('/api/user/profile')).statusCode).toBe(200);
+    expect((await phone.get('/api/refresh_token')).statusCode).toBe(200);
+    expect((await phone.get('/api/user/profile')).statusCode).toBe(200);
+  });
+
+  test('a refreshed access token belongs to the same session: signing out ends the old and the new', async () => {
+    const user = await buildUser(t.db);
+    const client = await t.client().login(user.username, user.password);
+    const before = client.cookies.get(ACCESS_COOKIE)!;
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // a new iat makes a new token
+    expect((await client.get('/api/refresh_token')).statusCode).toBe(200);
+    const after = client.cookies.get(ACCESS_COOKIE)!;
+    expect(after).not.toBe(before);
+    const copy = t.client();
+    copy.cookies.set(ACCESS_COOKIE, before);
+    expect((await copy.get('/api/user/profile')).statusCode).toBe(200);
+    await client.get('/api/logout_cookie');
+    for (const token of [before, after]) {
+      const replay = t.client();
+      replay.cookies.set(ACCESS_COOKIE, token);
+      expect((await replay.get('/api/user/profile')).statusCode).toBe(401);
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tooManyRequests, unauthorized } from '../http-errors';
-import { findUserByEmail, findUserByUsername, insertUser } from '../resources/user/service';
+import { findUserByEmail, findUserById, findUserByUsername, insertUser } from '../resources/user/service';
 import { sessionClaims } from './current-user';
 import { type OidcProviderName, randomNonce, randomPKCECodeVerifier, randomState } from './oidc';
 import { verifyOtpCode } from './otp';
@@ -82,25 +82,17 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get('/refresh_token', { schema: { tags: ['auth'] } }, async (request, reply) => {
-    const userId = await sessions.rotateRefresh(request, reply);
-    const user =
-      userId === null
-        ? undefined
-        : await db
-            .selectFrom('app_user')
-            .selectAll()
-            .where('id', '=', userId)
-            .where('active', '=', true)
-            .executeTakeFirst();
-    if (!user) {
-      await sessions.end(request, reply);
+    const session = await sessions.rotateRefresh(request, reply);
+    const user = session === null ? undefined : await findUserById(db, session.userId);
+    if (!session || !user) {
+      await sessions.end(request, reply, await sessionClaims(request));
       throw unauthorized('Session expired');
     }
-    return sessions.renewAccess(request, reply, user);
+    return sessions.renewAccess(request, reply, user, session.sessionId);
   });
 
   app.get('/logout_cookie', { schema: { tags: ['auth'] } }, async (request, reply) => {
-    await sessions.end(request, reply);
+    await sessions.end(request, reply, await sessionClaims(request));
     return { message: 'Signed out' };
   });
 

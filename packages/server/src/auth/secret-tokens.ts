@@ -3,23 +3,30 @@ import type { Db } from '../db/database';
 
 /** One-time secrets (refresh tokens, login keys, reset links): only their sha256 is stored. */
 export type SecretTokenKind = 'refresh_token' | 'login_key' | 'password_reset';
+// Refresh tokens are made by SessionService, which ties each to its session.
 
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
 }
 
+/** A new random secret and the hash under which it is stored. */
+export function newSecret(): { token: string; tokenHash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, tokenHash: sha256(token) };
+}
+
 export async function createSecretToken(
   db: Db,
-  kind: SecretTokenKind,
+  kind: Exclude<SecretTokenKind, 'refresh_token'>,
   userId: number,
   ttlSeconds: number,
 ): Promise<string> {
-  const token = randomBytes(32).toString('base64url');
+  const { token, tokenHash } = newSecret();
   await db
     .insertInto(kind)
     .values({
       user_id: userId,
-      token_hash: sha256(token),
+      token_hash: tokenHash,
       expires_at: new Date(Date.now() + ttlSeconds * 1000),
     })
     .execute();

@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { TokenData } from '@dossierbase/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { jwtVerify, SignJWT } from 'jose';
+import { type ExpressionBuilder, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
-import type { UserRow } from '../db/schema';
-import { consumeSecretToken, createSecretToken } from './secret-tokens';
+import type { Database, UserRow } from '../db/schema';
+import { newSecret, sha256 } from './secret-tokens';
 
 export const ACCESS_COOKIE = 'dossierbase_token';
 export const REFRESH_COOKIE = 'dossierbase_refresh';
@@ -14,6 +15,8 @@ export const REFRESH_COOKIE = 'dossierbase_refresh';
 /** What a verified access token says about its bearer. */
 export interface SessionClaims {
   userId: number;
+  /** The sign-in this token belongs to: it is valid only while that session is open. */
+  sessionId: number;
   username: string;
   roles: string[];
   rePwd: boolean;
@@ -44,13 +47,17 @@ export class SessionService {
     private readonly secret: Uint8Array,
   ) {}
 
-  async signAccessToken(user: Pick<UserRow, 'id' | 'username' | 'roles' | 'force_password_update'>) {
+  async signAccessToken(
+    user: Pick<UserRow, 'id' | 'username' | 'roles' | 'force_password_update'>,
+    sessionId: number,
+  ) {
     const iat = Math.floor(Date.now() / 1000);
     const exp = iat + this.config.tokenTtlSeconds;
     const token = await new SignJWT({
       username: user.username,
       roles: user.roles,
       re_pwd: user.force_password_update,
+      sid: sessionId,
     })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(String(user.id))
@@ -85,11 +92,18 @@ export class SessionService {
     try {
       const { payload } = await jwtVerify(token, this.secret, { algorithms: ['HS256'] });
       const userId = Number(payload.sub);
-      if (!Number.isInteger(userId) || typeof payload.exp !== 'number' || typeof payload.iat !== 'number') {
+      const sessionId = payload.sid;
+      if (
+        !Number.isInteger(userId) ||
+        !Number.isInteger(sessionId) ||
+        typeof payload.exp !== 'number' ||
+        typeof payload.iat !== 'number'
+      ) {
         return null;
       }
       return {
         userId,
+        sessionId: sessionId as number,
         username: String(payload.username),
         roles: Array.isArray(payload.roles) ? payload.roles.map(String) : [],
         rePwd: payload.re_pwd === true,
@@ -101,39 +115,127 @@ export class SessionService {
     }
   }
 
-  /** Signs the user in on this reply: access and refresh cookies; answers the token data for the browser. */
+  /** Signs the user in on this reply: a new session, access and refresh cookies; answers the token data. */
   async start(request: FastifyRequest, reply: FastifyReply, user: UserRow): Promise<TokenData> {
-    const refresh = await createSecretToken(this.db, 'refresh_token', user.id, this.config.refreshTtlSeconds);
-    reply.setCookie(
-      REFRESH_COOKIE,
-      refresh,
-      this.cookieOptions(request, '/api', this.config.refreshTtlSeconds),
-    );
-    return this.renewAccess(request, reply, user);
+    // Sessions whose refresh token expired unused are cleared here, at the user's next sign-in.
+    await this.db
+      .deleteFrom('user_session')
+      .where('user_id', '=', user.id)
+      .where('expires_at', '<', new Date())
+      .execute();
+    const session = await this.db
+      .insertInto('user_session')
+      .values({ user_id: user.id, expires_at: this.refreshExpiry() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await this.issueRefresh(request, reply, user.id, session.id);
+    return this.renewAccess(request, reply, user, session.id);
   }
 
-  async renewAccess(request: FastifyRequest, reply: FastifyReply, user: UserRow): Promise<TokenData> {
-    const { token, data } = await this.signAccessToken(user);
+  async renewAccess(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    user: UserRow,
+    sessionId: number,
+  ): Promise<TokenData> {
+    const { token, data } = await this.signAccessToken(user, sessionId);
     reply.setCookie(ACCESS_COOKIE, token, this.cookieOptions(request, '/', this.config.tokenTtlSeconds));
     return data;
   }
 
-  /** Trades the refresh cookie for a new one (rotation) and answers its user id. */
-  async rotateRefresh(request: FastifyRequest, reply: FastifyReply): Promise<number | null> {
+  /**
+   * Trades the refresh cookie for a new one of the same session (rotation) and answers its user and
+   * session; null when the cookie is missing, used, expired or its session has ended.
+   */
+  async rotateRefresh(
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): Promise<{ userId: number; sessionId: number } | null> {
     const current = request.cookies[REFRESH_COOKIE];
     if (!current) return null;
-    const userId = await consumeSecretToken(this.db, 'refresh_token', current);
-    if (userId === null) return null;
-    const next = await createSecretToken(this.db, 'refresh_token', userId, this.config.refreshTtlSeconds);
-    reply.setCookie(REFRESH_COOKIE, next, this.cookieOptions(request, '/api', this.config.refreshTtlSeconds));
-    return userId;
+    const spent = await this.consumeRefresh(current);
+    if (!spent) return null;
+    const expiresAt = this.refreshExpiry();
+    // A token from before sessions existed opens one; otherwise its session must still be open.
+    const session =
+      spent.session_id === null
+        ? await this.db
+            .insertInto('user_session')
+            .values({ user_id: spent.user_id, expires_at: expiresAt })
+            .returning('id')
+            .executeTakeFirstOrThrow()
+        : await this.db
+            .updateTable('user_session')
+            .set({ expires_at: expiresAt })
+            .where('id', '=', spent.session_id)
+            .returning('id')
+            .executeTakeFirst();
+    if (!session) return null;
+    await this.issueRefresh(request, reply, spent.user_id, session.id);
+    return { userId: spent.user_id, sessionId: session.id };
   }
 
-  async end(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  /** Signs out: the session of the access cookie and of the refresh cookie end, with every token of them. */
+  async end(request: FastifyRequest, reply: FastifyReply, claims: SessionClaims | null): Promise<void> {
     const refresh = request.cookies[REFRESH_COOKIE];
-    if (refresh) await consumeSecretToken(this.db, 'refresh_token', refresh);
+    const spent = refresh ? await this.consumeRefresh(refresh) : undefined;
+    const sessionIds = [claims?.sessionId, spent?.session_id].filter(
+      (id): id is number => typeof id === 'number',
+    );
+    if (sessionIds.length > 0)
+      await this.db.deleteFrom('user_session').where('id', 'in', sessionIds).execute();
     reply.clearCookie(ACCESS_COOKIE, this.cookieOptions(request, '/'));
     reply.clearCookie(REFRESH_COOKIE, this.cookieOptions(request, '/api'));
+  }
+
+  /** Ends every session of the user (a new password): their access and refresh tokens stop working. */
+  async endAll(userId: number): Promise<void> {
+    await this.db.deleteFrom('user_session').where('user_id', '=', userId).execute();
+    // Refresh tokens from before sessions existed belong to none.
+    await this.db
+      .updateTable('refresh_token')
+      .set({ used_at: new Date() })
+      .where('user_id', '=', userId)
+      .where('used_at', 'is', null)
+      .execute();
+  }
+
+  private async issueRefresh(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    userId: number,
+    sessionId: number,
+  ) {
+    const { token, tokenHash } = newSecret();
+    await this.db
+      .insertInto('refresh_token')
+      .values({
+        user_id: userId,
+        session_id: sessionId,
+        token_hash: tokenHash,
+        expires_at: this.refreshExpiry(),
+      })
+      .execute();
+    reply.setCookie(
+      REFRESH_COOKIE,
+      token,
+      this.cookieOptions(request, '/api', this.config.refreshTtlSeconds),
+    );
+  }
+
+  private consumeRefresh(token: string) {
+    return this.db
+      .updateTable('refresh_token')
+      .set({ used_at: new Date() })
+      .where('token_hash', '=', sha256(token))
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', new Date())
+      .returning(['user_id', 'session_id'])
+      .executeTakeFirst();
+  }
+
+  private refreshExpiry(): Date {
+    return new Date(Date.now() + this.config.refreshTtlSeconds * 1000);
   }
 
   private cookieOptions(request: FastifyRequest, path: string, maxAge?: number) {
@@ -145,4 +247,16 @@ export class SessionService {
       maxAge,
     };
   }
+}
+
+/** For a query over `app_user as u`: the session `sessionId` of that user is open. */
+export function sessionIsOpen(sessionId: number) {
+  return (eb: ExpressionBuilder<Database & { u: Database['app_user'] }, 'u'>) =>
+    eb.exists(
+      eb
+        .selectFrom('user_session as s')
+        .select(sql<number>`1`.as('open'))
+        .where('s.id', '=', sessionId)
+        .whereRef('s.user_id', '=', 'u.id'),
+    );
 }

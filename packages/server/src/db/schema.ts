@@ -94,6 +94,19 @@ export interface SecretTokenTable {
   created_at: Generated<Date>;
 }
 
+/** A refresh token belongs to the session its sign-in opened (null: issued before sessions existed). */
+export interface RefreshTokenTable extends SecretTokenTable {
+  session_id: number | null;
+}
+
+/** One sign-in, open until sign-out or a new password; access tokens name it in their `sid`. */
+export interface UserSessionTable {
+  id: Generated<number>;
+  user_id: number;
+  expires_at: Timestamp;
+  created_at: Generated<Date>;
+}
+
 export interface LoginAttemptTable {
   id: Generated<string>;
   username: string;
@@ -324,7 +337,8 @@ export interface Database {
   role: RoleTable;
   environment_user: EnvironmentUserTable;
   subscription: SubscriptionTable;
-  refresh_token: SecretTokenTable;
+  refresh_token: RefreshTokenTable;
+  user_session: UserSessionTable;
   login_key: SecretTokenTable;
   password_reset: SecretTokenTable;
   login_attempt: LoginAttemptTable;

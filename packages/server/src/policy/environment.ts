@@ -1,5 +1,6 @@
 import { ENVIRONMENT_MESSAGES } from '@dossierbase/core';
 import { type Selectable, sql } from 'kysely';
+import { type SessionClaims, sessionIsOpen } from '../auth/session';
 import { compiledOnce } from '../db/compiled-once';
 import type { Db } from '../db/database';
 import type { EnvironmentRow, EnvironmentUserTable, UserRow } from '../db/schema';
@@ -88,25 +89,29 @@ function userAndEnvironmentQuery(db: Db, userId: number, environmentId: number) 
 
 // Both run on every environment-scoped request: compiled once (db/compiled-once.ts).
 const readEnvironment = compiledOnce(userAndEnvironmentQuery, 2);
-const readActiveUserAndEnvironment = compiledOnce(
-  (db: Db, userId: number, environmentId: number) =>
+const readSignedInUserAndEnvironment = compiledOnce(
+  (db: Db, userId: number, environmentId: number, sessionId: number) =>
     userAndEnvironmentQuery(db, userId, environmentId)
       .select(USER_COLUMNS.map((column) => `u.${column} as user_${column}` as const))
-      .where('u.active', '=', true),
-  2,
+      .where('u.active', '=', true)
+      .where(sessionIsOpen(sessionId)),
+  3,
 );
 
 /**
  * Every environment-scoped call reads the environment with the user's membership, in one statement
- * that starts from the user's row: `activeUser` also (re)reads the user, for the request's sign-in
- * check. The logo's bytes (up to 2 MB) stay behind; the logo route reads them.
+ * that starts from the user's row: `signedInWith` also reads the user, for the request's sign-in
+ * check (active, and the session of the access token still open). The logo's bytes (up to 2 MB) stay behind; the logo route reads them.
  */
-async function readUserAndEnvironment(db: Db, userId: number, environmentId: number, activeUser: boolean) {
-  const [row] = await (activeUser ? readActiveUserAndEnvironment : readEnvironment)(
-    db,
-    userId,
-    environmentId,
-  );
+async function readUserAndEnvironment(
+  db: Db,
+  userId: number,
+  environmentId: number,
+  signedInWith: SessionClaims | null,
+) {
+  const [row] = await (signedInWith
+    ? readSignedInUserAndEnvironment(db, userId, environmentId, signedInWith.sessionId)
+    : readEnvironment(db, userId, environmentId));
   if (!row) return null;
   const env = row as unknown as Record<string, unknown>;
   const read: EnvironmentRead =
@@ -128,15 +133,16 @@ async function readUserAndEnvironment(db: Db, userId: number, environmentId: num
 const readWithUser = new WeakMap<UserRow, Map<number, EnvironmentRead>>();
 
 /**
- * The active user `userId` (undefined when there is none), reading their standing in `environmentId`
- * in the same statement, so that the request's openEnvironment of that environment costs no statement.
+ * The active user of the claims whose session is open (undefined otherwise), reading their standing
+ * in `environmentId` in the same statement, so that the request's openEnvironment of that environment
+ * costs no statement.
  */
 export async function readSignedInUser(
   db: Db,
-  userId: number,
+  claims: SessionClaims,
   environmentId: number,
 ): Promise<UserRow | undefined> {
-  const result = await readUserAndEnvironment(db, userId, environmentId, true);
+  const result = await readUserAndEnvironment(db, claims.userId, environmentId, claims);
   if (!result) return undefined;
   const user = Object.fromEntries(
     USER_COLUMNS.map((column) => [
@@ -160,7 +166,7 @@ export async function openEnvironment(
   const known = readWithUser.get(user);
   const read = known?.has(environmentId)
     ? (known.get(environmentId) as EnvironmentRead)
-    : ((await readUserAndEnvironment(db, user.id, environmentId, false))?.read ?? null);
+    : ((await readUserAndEnvironment(db, user.id, environmentId, null))?.read ?? null);
   if (!read) throw notFound('Environment not found');
   const { environment, membership } = read;
   if (!membership && !seesAllEnvironments(user)) throw forbidden();

@@ -143,6 +143,23 @@ describe('socket.io', () => {
     });
   });
 
+  test('after signing out, a socket opened with that session can no longer join', async () => {
+    const user = await buildUser(database.db);
+    const environment = await buildEnvironment(database.db, { members: [{ user }] });
+    const client = await new TestClient(app).login(user.username, user.password);
+    const token = client.cookies.get(ACCESS_COOKIE);
+    const socket = open(`${ACCESS_COOKIE}=${token}`);
+    await connected(socket);
+    expect((await client.get('/api/logout_cookie')).statusCode).toBe(200);
+    expect(await join(socket, { environment: environment.id })).toEqual({
+      ok: false,
+      message: 'Not signed in',
+    });
+    // and a new connection with the ended session's token is refused.
+    const again = await refused(open(`${ACCESS_COOKIE}=${token}`));
+    expect(again.message).toBe('Not signed in');
+  });
+
   test('without a session cookie, or with a forged one, the connection is refused', async () => {
     const none = await refused(open());
     expect(none.message).toBe('Not signed in');

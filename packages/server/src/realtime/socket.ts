@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { createClient } from 'redis';
 import { Server } from 'socket.io';
 import { z } from 'zod';
-import { ACCESS_COOKIE } from '../auth/session';
+import { readSessionUser } from '../auth/current-user';
+import { ACCESS_COOKIE, type SessionClaims } from '../auth/session';
 import { openEnvironment } from '../policy/environment';
-import { findUserById } from '../resources/user/service';
 
 export const environmentRoom = (environmentId: number) => `environment:${environmentId}`;
 
@@ -35,8 +35,8 @@ export async function attachRealtime(app: FastifyInstance): Promise<Server> {
   io.use(async (socket, next) => {
     const token = readCookie(socket.handshake.headers.cookie, ACCESS_COOKIE);
     const claims = token ? await app.sessions.verifyAccessToken(token) : null;
-    if (!claims) return next(new Error('Not signed in'));
-    socket.data.userId = claims.userId;
+    if (!claims || !(await readSessionUser(app.db, claims))) return next(new Error('Not signed in'));
+    socket.data.claims = claims;
     next();
   });
 
@@ -44,7 +44,7 @@ export async function attachRealtime(app: FastifyInstance): Promise<Server> {
     socket.on('join', async (payload: unknown, ack?: (answer: { ok: boolean; message?: string }) => void) => {
       try {
         const { environment } = joinSchema.parse(payload);
-        const user = await findUserById(app.db, socket.data.userId as number);
+        const user = await readSessionUser(app.db, socket.data.claims as SessionClaims);
         if (!user) throw new Error('Not signed in');
         await openEnvironment(app.db, user, environment);
         for (const room of socket.rooms) if (room.startsWith('environment:')) await socket.leave(room);

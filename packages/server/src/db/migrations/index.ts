@@ -5,6 +5,7 @@ import * as dossierRecords from './2026-11-22T0045-dossier-records';
 import * as files from './2026-11-22T0300-files';
 import * as entityDataVersion from './2026-11-22T0305-entity-data-version';
 import * as configVersion from './2026-11-22T0310-config-version';
+import * as userSession from './2026-11-23T1000-user-session';
 
 // Listed by hand so the migrator needs no file-system scan. Kysely runs them in name order,
 // so every name starts with its UTC date and time.
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T0300-files': files,
   '2026-11-22T0305-entity-data-version': entityDataVersion,
   '2026-11-22T0310-config-version': configVersion,
+  '2026-11-23T1000-user-session': userSession,
 };

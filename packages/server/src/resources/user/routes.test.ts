@@ -170,8 +170,9 @@ describe('password reset links', () => {
     expect(withOld.statusCode).toBe(401);
     expect(withOld.json()).toEqual({ message: LOGIN_MESSAGES.incorrect });
 
-    // Sessions opened before the reset can no longer be renewed.
+    // Sessions opened before the reset end: their access token is refused and cannot be renewed.
     expect(session.cookies.has(REFRESH_COOKIE)).toBe(true);
+    expect((await session.get('/api/user/profile')).statusCode).toBe(401);
     expect((await session.get('/api/refresh_token')).statusCode).toBe(401);
 
     const reuse = await t
@@ -322,7 +323,10 @@ describe('PATCH /api/user/change_password', () => {
       password: 'another new password',
     });
     expect(changed.statusCode).toBe(200);
+    // The other device's access token is refused at once, not only when it would have expired.
+    expect((await other.get('/api/user/profile')).statusCode).toBe(401);
     expect((await other.get('/api/refresh_token')).statusCode).toBe(401);
+    expect((await client.get('/api/user/profile')).statusCode).toBe(200);
     expect((await client.get('/api/refresh_token')).statusCode).toBe(200);
   });
 

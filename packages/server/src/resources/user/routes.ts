@@ -71,11 +71,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         .where('id', '=', userId)
         .execute();
       // A new password ends every session that the old one may have opened.
-      await db
-        .updateTable('refresh_token')
-        .set({ used_at: new Date() })
-        .where('user_id', '=', userId)
-        .execute();
+      await sessions.endAll(userId);
       return { message: 'Your password has been changed. You can sign in now.' };
     },
   );
@@ -103,11 +99,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         .returningAll()
         .executeTakeFirstOrThrow();
       // Devices signed in with the old password lose their sessions; this one gets a fresh one.
-      await db
-        .updateTable('refresh_token')
-        .set({ used_at: new Date() })
-        .where('user_id', '=', user.id)
-        .execute();
+      await sessions.endAll(user.id);
       return sessions.start(request, reply, updated);
     },
   );
