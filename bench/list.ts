@@ -60,8 +60,12 @@ function serverMemory(server: ChildProcess): { rss: number; peak: number } {
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
-/** The server's resident memory peak so far, for the progress lines. */
-/** CPU seconds (user + system) used so far by the server process and by all PostgreSQL processes. */
+/**
+ * CPU seconds (user + system) used so far by the server process and by all PostgreSQL processes.
+ * PostgreSQL's count includes the children its postmaster has reaped (cutime, cstime): parallel
+ * workers and autovacuum workers that exit during a phase would otherwise take their time with them
+ * and make the phase's figure too low, even negative.
+ */
 function cpuSeconds(server: ChildProcess): { server: number; postgres: number } {
   const ticks = 100; // USER_HZ, 100 on Linux
   let postgres = 0;
@@ -76,12 +80,14 @@ function cpuSeconds(server: ChildProcess): { server: number; postgres: number } 
     const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const used = (Number(fields[11]) + Number(fields[12])) / ticks; // utime, stime
+    const reaped = (Number(fields[13]) + Number(fields[14])) / ticks; // cutime, cstime
     if (Number(pid) === server.pid) own = used;
-    else if (comm === 'postgres') postgres += used;
+    else if (comm === 'postgres') postgres += used + reaped;
   }
   return { server: own, postgres };
 }
 
+/** The server's resident memory peak so far, for the progress lines. */
 const peakSoFar = (server: ChildProcess) =>
   `server RSS peak ${(serverMemory(server).peak / 2 ** 20).toFixed(0)} MB`;
 
