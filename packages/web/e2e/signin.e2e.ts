@@ -103,3 +103,30 @@ test('a user with a one-time code signs in after giving it', async () => {
     await close();
   }
 });
+
+test('signing out from the user menu ends the session: a copy of its cookie no longer opens anything', async () => {
+  const { page, context, browser, close } = await openBrowser(stack.baseUrl);
+  try {
+    await signIn(page, 'demo', DEMO_PASSWORD, `${stack.baseUrl}/`);
+    await page.getByTestId('main-menu').waitFor();
+    const cookies = await context.cookies();
+    expect(cookies.map((cookie) => cookie.name)).toContain('dossierbase_token');
+
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('user-menu-logout').click();
+    await page.waitForURL('**/login');
+    await page.getByTestId('login-username').waitFor();
+    await screenshot(page, 'signed-out');
+
+    // Someone who copied the cookies before the sign-out gets the login page, not the shell.
+    const thief = await browser.newContext({ baseURL: stack.baseUrl });
+    await thief.addCookies(cookies.filter((cookie) => cookie.name === 'dossierbase_token'));
+    const profile = await thief.request.get('/api/user/profile');
+    expect(profile.status()).toBe(401);
+    const stolen = await thief.newPage();
+    await stolen.goto('/');
+    await stolen.waitForURL('**/login');
+  } finally {
+    await close();
+  }
+});
