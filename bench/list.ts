@@ -30,6 +30,8 @@ import { BENCH_ENVIRONMENT, BENCH_SCHEMA, BENCH_URL } from './generate';
 
 const ITERATIONS = 200;
 const COLD_ITERATIONS = 40;
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 12);
+const IDLE_SAMPLES = 5;
 const CONCURRENCY = 10;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 8;
@@ -286,6 +288,18 @@ async function main() {
   const b = await timed(ITERATIONS, () => get(urlB));
   console.log(`(b) done: p50 ${ms(b.p50)} p95 ${ms(b.p95)}, ${peakSoFar(server)}`);
 
+  // (h) People click every few seconds, not in a loop: one request (a) after IDLE_SECONDS without any
+  // (longer than pg's default idle timeout of 10 s, which closed the pool's connections).
+  const idle: number[] = [];
+  for (let i = 0; i < IDLE_SAMPLES; i++) {
+    await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+    const start = performance.now();
+    await get(urlA);
+    idle.push(performance.now() - start);
+  }
+  idle.sort((x, y) => x - y);
+  console.log(`(h) done: after ${IDLE_SECONDS} s idle: ${idle.map(ms).join(', ')}`);
+
   // The same with a filter value no request has asked before: the total and the aggregations are
   // counted for real (the cache only helps paging, sorting and repeated views of one filter).
   let fresh = 0;
@@ -460,6 +474,10 @@ async function main() {
     [
       `(b cold) (b), filter never asked before (${COLD_ITERATIONS}x): p50 / p95`,
       `${ms(bCold.p50)} / ${ms(bCold.p95)}`,
+    ],
+    [
+      `(h) (a) after ${IDLE_SECONDS} s without requests (${IDLE_SAMPLES}x): median / max`,
+      `${ms(percentile(idle, 50))} / ${ms(idle[idle.length - 1])}`,
     ],
     ['SQL statements per list request (a)', statementsPerRequest.toFixed(1)],
     ['server CPU per list request (a), in-process, PostgreSQL not included', ms(serverCpuPerRequest)],
