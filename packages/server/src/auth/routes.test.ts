@@ -552,6 +552,7 @@ describe('session cookies', () => {
     const copied = t.client();
     copied.cookies.set(ACCESS_COOKIE, access);
     expect((await copied.get('/api/user/profile')).statusCode).toBe(401);
+    expect((await copied.get('/api/ttl_token')).statusCode).toBe(401);
     expect((await copied.get('/api/environment')).statusCode).toBe(401);
   });
 

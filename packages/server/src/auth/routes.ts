@@ -4,7 +4,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { tooManyRequests, unauthorized } from '../http-errors';
 import { findUserByEmail, findUserById, findUserByUsername, insertUser } from '../resources/user/service';
-import { sessionClaims } from './current-user';
+import { currentUser, sessionClaims } from './current-user';
+import type { SessionClaims } from './session';
 import { type OidcProviderName, randomNonce, randomPKCECodeVerifier, randomState } from './oidc';
 import { verifyOtpCode } from './otp';
 import { verifyDecoy, verifyPassword } from './passwords';
@@ -76,8 +77,9 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get('/ttl_token', { schema: { tags: ['auth'] } }, async (request) => {
-    const claims = await sessionClaims(request);
-    if (!claims) throw unauthorized();
+    // The session must still be open: an ended one has no time left, whatever its token says.
+    await currentUser(request);
+    const claims = (await sessionClaims(request)) as SessionClaims;
     return { ttl: Math.max(0, claims.exp - Math.floor(Date.now() / 1000)) };
   });
 
