@@ -5,12 +5,12 @@ import { z } from 'zod';
 import { tooManyRequests, unauthorized } from '../http-errors';
 import { findUserByEmail, findUserById, findUserByUsername, insertUser } from '../resources/user/service';
 import { currentUser, sessionClaims } from './current-user';
-import type { SessionClaims } from './session';
 import { type OidcProviderName, randomNonce, randomPKCECodeVerifier, randomState } from './oidc';
 import { verifyOtpCode } from './otp';
 import { verifyDecoy, verifyPassword } from './passwords';
 import { isLoginThrottled, recordLoginAttempt } from './rate-limit';
 import { consumeSecretToken, findSecretToken } from './secret-tokens';
+import type { SessionClaims } from './session';
 
 const OIDC_COOKIE = 'dossierbase_oidc';
 const providerParams = z.object({ provider: z.enum(['google', 'azure']) });
