@@ -10,7 +10,6 @@ import { verifyOtpCode } from './otp';
 import { verifyDecoy, verifyPassword } from './passwords';
 import { isLoginThrottled, recordLoginAttempt } from './rate-limit';
 import { consumeSecretToken, findSecretToken } from './secret-tokens';
-import type { SessionClaims } from './session';
 
 const OIDC_COOKIE = 'dossierbase_oidc';
 const providerParams = z.object({ provider: z.enum(['google', 'azure']) });
@@ -77,9 +76,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.get('/ttl_token', { schema: { tags: ['auth'] } }, async (request) => {
+    const claims = await sessionClaims(request);
+    if (!claims) throw unauthorized();
     // The session must still be open: an ended one has no time left, whatever its token says.
     await currentUser(request);
-    const claims = (await sessionClaims(request)) as SessionClaims;
     return { ttl: Math.max(0, claims.exp - Math.floor(Date.now() / 1000)) };
   });
 

@@ -1,9 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/database';
 
-/** One-time secrets (refresh tokens, login keys, reset links): only their sha256 is stored. */
-export type SecretTokenKind = 'refresh_token' | 'login_key' | 'password_reset';
-// Refresh tokens are made by SessionService, which ties each to its session.
+/**
+ * One-time secrets (login keys, reset links): only their sha256 is stored. Refresh tokens are stored
+ * the same way, by SessionService, which ties each to its session.
+ */
+export type SecretTokenKind = 'login_key' | 'password_reset';
 
 export function sha256(value: string): string {
   return createHash('sha256').update(value).digest('hex');
@@ -17,7 +19,7 @@ export function newSecret(): { token: string; tokenHash: string } {
 
 export async function createSecretToken(
   db: Db,
-  kind: Exclude<SecretTokenKind, 'refresh_token'>,
+  kind: SecretTokenKind,
   userId: number,
   ttlSeconds: number,
 ): Promise<string> {

@@ -101,7 +101,8 @@ const readSignedInUserAndEnvironment = compiledOnce(
 /**
  * Every environment-scoped call reads the environment with the user's membership, in one statement
  * that starts from the user's row: `signedInWith` also reads the user, for the request's sign-in
- * check (active, and the session of the access token still open). The logo's bytes (up to 2 MB) stay behind; the logo route reads them.
+ * check (active, and the session of the access token still open). The logo's bytes (up to 2 MB)
+ * stay behind; the logo route reads them.
  */
 async function readUserAndEnvironment(
   db: Db,
