@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 
 export interface OidcProviderConfig {
@@ -27,6 +28,10 @@ export interface Config {
   idleLimitSeconds: number;
   idlePromptSeconds: number;
   resetLinkTtlSeconds: number;
+  /** forgot_password: mails per user and requests per address within resetWindowSeconds */
+  resetMaxMailsPerUser: number;
+  resetMaxRequestsPerAddress: number;
+  resetWindowSeconds: number;
   loginKeyTtlSeconds: number;
   loginMaxFailuresPerUser: number;
   loginMaxFailuresPerAddress: number;
@@ -41,6 +46,11 @@ export interface Config {
   logLevel: string;
   /** Honour X-Forwarded-* only from a proxy we run; otherwise anyone could pick their address. */
   trustProxy: boolean | string;
+  /** Where uploads are written while they arrive (removed once stored or refused). */
+  uploadTempDir: string;
+  /** Uploads in progress at once on this node, and for one user on this node (429 beyond). */
+  maxConcurrentUploads: number;
+  maxConcurrentUploadsPerUser: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -88,6 +98,9 @@ export function loadConfig(env: Env = process.env): Config {
     idleLimitSeconds: int(env, 'IDLE_LIMIT_SECONDS', 900),
     idlePromptSeconds: int(env, 'IDLE_PROMPT_SECONDS', 300),
     resetLinkTtlSeconds: int(env, 'RESET_LINK_TTL_SECONDS', 3600),
+    resetMaxMailsPerUser: int(env, 'RESET_MAX_MAILS_PER_USER', 3),
+    resetMaxRequestsPerAddress: int(env, 'RESET_MAX_REQUESTS_PER_ADDRESS', 10),
+    resetWindowSeconds: int(env, 'RESET_WINDOW_SECONDS', 3600),
     loginKeyTtlSeconds: int(env, 'LOGIN_KEY_TTL_SECONDS', 7 * 24 * 3600),
     loginMaxFailuresPerUser: int(env, 'LOGIN_MAX_FAILURES_PER_USER', 5),
     loginMaxFailuresPerAddress: int(env, 'LOGIN_MAX_FAILURES_PER_ADDRESS', 20),
@@ -101,5 +114,8 @@ export function loadConfig(env: Env = process.env): Config {
     azure: oidc(env, 'AZURE'),
     logLevel: env.LOG_LEVEL ?? 'info',
     trustProxy: env.TRUST_PROXY === 'true' ? true : env.TRUST_PROXY || false,
+    uploadTempDir: path.resolve(env.UPLOAD_TEMP_DIR || path.join(os.tmpdir(), 'dossierbase-uploads')),
+    maxConcurrentUploads: int(env, 'MAX_CONCURRENT_UPLOADS', 8),
+    maxConcurrentUploadsPerUser: int(env, 'MAX_CONCURRENT_UPLOADS_PER_USER', 3),
   };
 }

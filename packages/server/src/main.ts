@@ -1,15 +1,31 @@
 import { buildApp } from './app';
 import { loadJwtSecret } from './auth/session';
 import { loadConfig } from './config';
+import { isDatabaseUnavailable } from './db/availability';
 import { migrate, openDatabase } from './db/database';
 import { indexJobsIdle } from './query/index-jobs';
 import { attachRealtime } from './realtime/socket';
+import { writeMissingVariants } from './resources/content-dossier/summary';
 import { seedDemo } from './seed';
 import { seedDemoRecords } from './seed-records';
 
+// A promise nobody awaited that fails (a background job's lost connection, say) is logged; the
+// server goes on serving instead of ending for good.
+process.on('unhandledRejection', (reason) => console.error('Unhandled rejection:', reason));
+
 const config = loadConfig();
 const db = await openDatabase(config);
-await migrate(db);
+// A database that is not up yet (both started together, or an outage) is waited for.
+for (let attempt = 1; ; attempt += 1) {
+  try {
+    await migrate(db);
+    break;
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    console.warn(`Database unavailable (attempt ${attempt}), retrying in 2 s: ${(error as Error).message}`);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+  }
+}
 if (config.seedDemo) {
   const seeded = await seedDemo(db, config);
   if (seeded.created) await seedDemoRecords(db);
@@ -19,6 +35,8 @@ if (config.seedDemo) {
     );
   }
 }
+// summaries written before their entity's restricted summary items had variants get them
+writeMissingVariants(db).catch((error) => console.error('Writing summary variants failed:', error));
 const app = await buildApp({ config, db, jwtSecret: await loadJwtSecret(db, process.env.JWT_SECRET) });
 await attachRealtime(app);
 await app.listen({ port: config.port, host: config.host });

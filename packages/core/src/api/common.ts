@@ -3,9 +3,18 @@ import { z } from 'zod';
 export const REQUIRED_MESSAGE = 'This is a required field';
 export const FORBIDDEN_MESSAGE = '403_general_message';
 
+/** 503 answers: the database cannot be reached right now, or too many large bodies are in flight. */
+export const SERVICE_MESSAGES = {
+  databaseUnavailable: 'The service is briefly unavailable. Try again in a moment.',
+  busy: 'The server is busy. Try again in a moment.',
+} as const;
+
 /** Header every state-changing call must carry (CSRF guard). */
 export const CSRF_HEADER = 'X-Requested-With';
 export const CSRF_VALUE = 'XMLHttpRequest';
+
+/** The largest value of a PostgreSQL `integer` column: ids, ranks, sizes and pages stay within it. */
+export const MAX_INT4 = 2_147_483_647;
 
 export interface Pager {
   current: number;
@@ -32,7 +41,7 @@ export interface MessageBody {
 
 export const listQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
-  page: z.coerce.number().int().min(0).default(0),
+  page: z.coerce.number().int().min(0).max(MAX_INT4).default(0),
   search: z.string().max(200).optional(),
 });
 

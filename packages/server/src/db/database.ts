@@ -14,6 +14,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export async function openDatabase(
   config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>,
+  onConnectionError: (error: Error) => void = (error) =>
+    console.warn(`Database connection lost (it is replaced on demand): ${error.message}`),
 ): Promise<Db> {
   if (config.databaseUrl) {
     const schema = config.databaseSchema;
@@ -28,11 +30,19 @@ export async function openDatabase(
       idleTimeoutMillis: 10 * 60_000,
       min: 2,
       keepAlive: true,
+      // During an outage a request waits at most this long for a connection, then answers 503.
+      connectionTimeoutMillis: 5_000,
       // custom plans for prepared statements: see prepared-statements.ts
       options: [schema && `-c search_path=${schema}`, '-c plan_cache_mode=force_custom_plan']
         .filter(Boolean)
         .join(' '),
     });
+    // A connection that PostgreSQL ends (a restart, pg_terminate_backend, the network) emits 'error':
+    // on the pool while idle, on the client while checked out. Unheard, that event ends the process;
+    // heard, pg drops the broken connection and opens a new one when one is next needed. The
+    // request that was using it fails and answers 503 (db/availability.ts).
+    pool.on('error', (error) => onConnectionError(error));
+    pool.on('connect', (client) => client.on('error', onConnectionError));
     if (schema) await pool.query(`create schema if not exists ${schema}`);
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   }

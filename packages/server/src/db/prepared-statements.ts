@@ -1,5 +1,6 @@
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
+import { isDatabaseUnavailable } from './availability';
 
 // Kysely sends every query as an unnamed statement, which PostgreSQL parses and analyses again on
 // each run: for the list call that was about a quarter of the database's work. This pool wrapper
@@ -21,6 +22,7 @@ type RawClient = pg.PoolClient;
 interface ClientState {
   names: Map<string, string>;
   full: boolean;
+  broken: boolean;
 }
 
 class PreparingClient implements PostgresPoolClient {
@@ -34,19 +36,28 @@ class PreparingClient implements PostgresPoolClient {
   query(text: any, parameters?: ReadonlyArray<unknown>): any {
     // Cursors, and statements without parameters (DDL, migrations, several statements at once, which
     // only the simple protocol runs), go as they are.
-    if (typeof text !== 'string' || !parameters || parameters.length === 0)
-      return parameters ? this.raw.query(text, parameters as unknown[]) : this.raw.query(text);
+    if (typeof text !== 'string' || !parameters || parameters.length === 0) {
+      const result = parameters ? this.raw.query(text, parameters as unknown[]) : this.raw.query(text);
+      return typeof result?.catch === 'function' ? result.catch(this.noteBroken) : result;
+    }
     const name = this.nameOf(text);
     const values = parameters as unknown[];
-    if (!name) return this.raw.query(text, values);
+    if (!name) return this.raw.query(text, values).catch(this.noteBroken);
     return this.raw.query({ name, text, values }).catch((error: unknown) => {
       // A table changed under a prepared `select *` (a migration run by another node): this
       // connection's statements are stale, so it is replaced when it goes back to the pool.
       if (error instanceof Error && /cached plan must not change result type/.test(error.message))
         this.state.full = true;
-      throw error;
+      return this.noteBroken(error);
     });
   }
+
+  // A backend terminated during a query hands the query its error before the socket closes, so pg
+  // would still count the connection as usable and give it to the next request: it is dropped.
+  private readonly noteBroken = (error: unknown): never => {
+    if (isDatabaseUnavailable(error)) this.state.broken = true;
+    throw error;
+  };
 
   private nameOf(text: string): string | undefined {
     const known = this.state.names.get(text);
@@ -61,8 +72,9 @@ class PreparingClient implements PostgresPoolClient {
   }
 
   release(): void {
-    // A full cache is dropped with its connection (pg's release(error) closes it).
-    this.raw.release(this.state.full ? new Error('prepared statement cache full') : undefined);
+    // A full cache, or a broken connection, is dropped (pg's release(error) closes it).
+    if (this.state.broken) this.raw.release(new Error('connection broken'));
+    else this.raw.release(this.state.full ? new Error('prepared statement cache full') : undefined);
   }
 }
 
@@ -74,7 +86,7 @@ export function preparingPool(pool: pg.Pool, maxStatements = DEFAULT_MAX_STATEME
       const raw = await pool.connect();
       let client = clients.get(raw);
       if (!client) {
-        client = new PreparingClient(raw, { names: new Map(), full: false }, maxStatements);
+        client = new PreparingClient(raw, { names: new Map(), full: false, broken: false }, maxStatements);
         // Kysely keys its connection objects by client, so each pg client keeps one wrapper.
         clients.set(raw, client);
       }
