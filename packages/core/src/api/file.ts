@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idSchema } from './ids';
 
 // Uploaded files (spec document 1 "File upload"; document 3 "File": id, filename, description, mime).
 
@@ -8,6 +9,8 @@ export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const UPLOAD_MESSAGES = {
   dataUrl: 'Choose a file',
   tooLarge: 'The file may be at most 5 MB',
+  /** 429: too many uploads in progress (the user's own, or the server's) */
+  busy: 'Too many uploads at once; try again when one has finished',
 } as const;
 
 export const fileUploadSchema = z.object({
@@ -15,7 +18,7 @@ export const fileUploadSchema = z.object({
   description: z.string().max(2000).default(''),
   /** the content as a data URL (data:{mime};base64,...) */
   file: z.string().min(1, 'This is a required field'),
-  environment: z.number().int().positive(),
+  environment: idSchema,
 });
 export type FileUpload = z.input<typeof fileUploadSchema>;
 

@@ -76,7 +76,7 @@ describe('/api/file', () => {
     expect(text.json().mime).toBe('text/plain');
   });
 
-  test('refuses wrong input with a message per field and foreign environments with 403', async () => {
+  test('refuses wrong input with a message per field and foreign environments with 404', async () => {
     const s = await dossierSetup(t);
     const upload = (body: Record<string, unknown>) => s.admin.post('/api/file', body);
     const base = { name: 'a.png', file: dataUrl('image/png', PNG), environment: s.environment.id };
@@ -90,7 +90,7 @@ describe('/api/file', () => {
     expect(tooBig.json().errors.file).toBe('The file may be at most 5 MB');
     expect((await upload({ ...base, name: '' })).statusCode).toBe(400);
     expect((await upload({ ...base, environment: 'x' })).statusCode).toBe(400);
-    expect((await upload({ ...base, environment: s.otherEnvironment.id })).statusCode).toBe(403);
+    expect((await upload({ ...base, environment: s.otherEnvironment.id })).statusCode).toBe(404);
     const count = await t.db
       .selectFrom('file')
       .select((eb) => eb.fn.countAll<string>().as('n'))
