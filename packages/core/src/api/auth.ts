@@ -17,6 +17,14 @@ export const LOGIN_MESSAGES = {
   tooMany: 'Too many sign-in attempts. Please wait 15 minutes and try again.',
 } as const;
 
+/** 403 of every call but the change itself while a handed-out password must be replaced (key login). */
+export const PASSWORD_UPDATE_REQUIRED = 'password_update_required';
+
+/** 429 of forgot_password when one address asked for too many reset links. */
+export const RESET_MESSAGES = {
+  tooMany: 'Too many requests for a reset link. Please try again later.',
+} as const;
+
 /** Token data the browser keeps locally (spec doc 1 section 3). Times are unix seconds. */
 export interface TokenData {
   username: string;

@@ -1,10 +1,23 @@
+import { PASSWORD_UPDATE_REQUIRED } from '@dossierbase/core';
 import type { FastifyRequest } from 'fastify';
 import { compiledOnce } from '../db/compiled-once';
 import type { Db } from '../db/database';
 import type { UserRow } from '../db/schema';
-import { unauthorized } from '../http-errors';
+import { forbidden, unauthorized } from '../http-errors';
 import { readSignedInUser } from '../policy/environment';
+import { mustReplacePassword } from '../policy/user';
 import { ACCESS_COOKIE, type SessionClaims, sessionIsOpen } from './session';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route serves a user who must still replace a handed-out password (key login): the change
+     * itself and what the client needs to show its form. Every other route that reads the signed-in
+     * user answers 403 password_update_required until the change is made.
+     */
+    allowDuringForcedPasswordChange?: boolean;
+  }
+}
 
 /** Verified claims of the access cookie, or null; verified once per request. */
 export async function sessionClaims(request: FastifyRequest): Promise<SessionClaims | null> {
@@ -38,8 +51,7 @@ export async function currentUser(request: FastifyRequest): Promise<UserRow> {
   if (!claims) throw unauthorized();
   const user = await readSessionUser(request.server.db, claims);
   if (!user) throw unauthorized();
-  request.user = user;
-  return user;
+  return signedIn(request, user);
 }
 
 /**
@@ -52,6 +64,14 @@ export async function currentUserIn(request: FastifyRequest, environmentId: numb
   if (!claims) throw unauthorized();
   const user = await readSignedInUser(request.server.db, claims, environmentId);
   if (!user) throw unauthorized();
+  return signedIn(request, user);
+}
+
+/** The request's user, once read: refused while their password must be replaced, unless the route allows it. */
+function signedIn(request: FastifyRequest, user: UserRow): UserRow {
+  if (mustReplacePassword(user) && !request.routeOptions.config?.allowDuringForcedPasswordChange) {
+    throw forbidden(PASSWORD_UPDATE_REQUIRED);
+  }
   request.user = user;
   return user;
 }

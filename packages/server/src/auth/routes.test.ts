@@ -440,7 +440,7 @@ describe('session cookies', () => {
       const ttl = await client.get('/api/ttl_token');
       expect(ttl.statusCode).toBe(401);
       // The refresh cookie still renews the session.
-      const refreshed = await client.get('/api/refresh_token');
+      const refreshed = await client.post('/api/refresh_token');
       expect(refreshed.statusCode).toBe(200);
       expect((await client.get('/api/ttl_token')).statusCode).toBe(200);
     } finally {
@@ -455,12 +455,12 @@ describe('session cookies', () => {
     await t.db.updateTable('app_user').set({ active: false }).where('id', '=', user.id).execute();
     const profile = await client.get('/api/user/profile');
     expect(profile.statusCode).toBe(401);
-    const refresh = await client.get('/api/refresh_token');
+    const refresh = await client.post('/api/refresh_token');
     expect(refresh.statusCode).toBe(401);
     expect(refresh.json()).toEqual({ message: 'Session expired' });
   });
 
-  test('GET /api/refresh_token rotates the refresh token; the old one is refused afterwards', async () => {
+  test('POST /api/refresh_token rotates the refresh token; the old one is refused afterwards', async () => {
     const user = await buildUser(t.db);
     const client = await t.client().login(user.username, user.password);
     const oldRefresh = client.cookies.get(REFRESH_COOKIE)!;
@@ -468,7 +468,7 @@ describe('session cookies', () => {
     // Without the access cookie too: the refresh cookie alone renews the session.
     client.cookies.delete(ACCESS_COOKIE);
 
-    const refreshed = await client.get('/api/refresh_token');
+    const refreshed = await client.post('/api/refresh_token');
     expect(refreshed.statusCode).toBe(200);
     expectTokenData(refreshed.json(), user);
     const newRefresh = client.cookies.get(REFRESH_COOKIE);
@@ -491,23 +491,23 @@ describe('session cookies', () => {
 
     const thief = t.client();
     thief.cookies.set(REFRESH_COOKIE, oldRefresh);
-    const replay = await thief.get('/api/refresh_token');
+    const replay = await thief.post('/api/refresh_token');
     expect(replay.statusCode).toBe(401);
     expect(replay.json()).toEqual({ message: 'Session expired' });
     expect(thief.cookies.has(ACCESS_COOKIE)).toBe(false);
 
     // The rotated token keeps working.
-    expect((await client.get('/api/refresh_token')).statusCode).toBe(200);
+    expect((await client.post('/api/refresh_token')).statusCode).toBe(200);
   });
 
-  test('GET /api/refresh_token without or with an unknown refresh cookie: 401', async () => {
-    const none = await t.client().get('/api/refresh_token');
+  test('POST /api/refresh_token without or with an unknown refresh cookie: 401', async () => {
+    const none = await t.client().post('/api/refresh_token');
     expect(none.statusCode).toBe(401);
     expect(none.json()).toEqual({ message: 'Session expired' });
 
     const client = t.client();
     client.cookies.set(REFRESH_COOKIE, 'made-up-refresh-token');
-    const unknown = await client.get('/api/refresh_token');
+    const unknown = await client.post('/api/refresh_token');
     expect(unknown.statusCode).toBe(401);
   });
 
@@ -519,16 +519,16 @@ describe('session cookies', () => {
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('user_id', '=', user.id)
       .execute();
-    expect((await client.get('/api/refresh_token')).statusCode).toBe(401);
+    expect((await client.post('/api/refresh_token')).statusCode).toBe(401);
   });
 
-  test('GET /api/logout_cookie clears both cookies and revokes the refresh token', async () => {
+  test('POST /api/logout_cookie clears both cookies and revokes the refresh token', async () => {
     const user = await buildUser(t.db);
     const client = await t.client().login(user.username, user.password);
     const refresh = client.cookies.get(REFRESH_COOKIE)!;
     const access = client.cookies.get(ACCESS_COOKIE)!;
 
-    const logout = await client.get('/api/logout_cookie');
+    const logout = await client.post('/api/logout_cookie');
     expect(logout.statusCode).toBe(200);
     expect(logout.json()).toEqual({ message: 'Signed out' });
     const cleared = logout.cookies.map((c) => c.name).sort();
@@ -536,13 +536,13 @@ describe('session cookies', () => {
     expect(client.cookies.size).toBe(0);
 
     expect((await client.get('/api/ttl_token')).statusCode).toBe(401);
-    expect((await client.get('/api/refresh_token')).statusCode).toBe(401);
+    expect((await client.post('/api/refresh_token')).statusCode).toBe(401);
 
     // Both tokens are dead on the server, not only forgotten by the browser: a copy of the access
     // cookie taken before signing out no longer opens the API, though it has not expired.
     const replay = t.client();
     replay.cookies.set(REFRESH_COOKIE, refresh);
-    expect((await replay.get('/api/refresh_token')).statusCode).toBe(401);
+    expect((await replay.post('/api/refresh_token')).statusCode).toBe(401);
     const row = await t.db
       .selectFrom('refresh_token')
       .select('used_at')
@@ -560,9 +560,9 @@ describe('session cookies', () => {
     const user = await buildUser(t.db);
     const laptop = await t.client().login(user.username, user.password);
     const phone = await t.client().login(user.username, user.password);
-    expect((await laptop.get('/api/logout_cookie')).statusCode).toBe(200);
+    expect((await laptop.post('/api/logout_cookie')).statusCode).toBe(200);
     expect((await phone.get('/api/user/profile')).statusCode).toBe(200);
-    expect((await phone.get('/api/refresh_token')).statusCode).toBe(200);
+    expect((await phone.post('/api/refresh_token')).statusCode).toBe(200);
     expect((await phone.get('/api/user/profile')).statusCode).toBe(200);
   });
 
@@ -571,13 +571,13 @@ describe('session cookies', () => {
     const client = await t.client().login(user.username, user.password);
     const before = client.cookies.get(ACCESS_COOKIE)!;
     await new Promise((resolve) => setTimeout(resolve, 1100)); // a new iat makes a new token
-    expect((await client.get('/api/refresh_token')).statusCode).toBe(200);
+    expect((await client.post('/api/refresh_token')).statusCode).toBe(200);
     const after = client.cookies.get(ACCESS_COOKIE)!;
     expect(after).not.toBe(before);
     const copy = t.client();
     copy.cookies.set(ACCESS_COOKIE, before);
     expect((await copy.get('/api/user/profile')).statusCode).toBe(200);
-    await client.get('/api/logout_cookie');
+    await client.post('/api/logout_cookie');
     for (const token of [before, after]) {
       const replay = t.client();
       replay.cookies.set(ACCESS_COOKIE, token);
@@ -640,10 +640,10 @@ describe('one-time login keys', () => {
     const target = await buildUser(t.db);
     const admin = await signedInAdmin();
     const { key } = (await admin.post(`/api/user/${target.id}/login_key`)).json();
-    const query = new URLSearchParams({ username: target.username, key });
+    const body = { username: target.username, key };
 
     const client = t.client();
-    const response = await client.get(`/api/key_login_check?${query}`);
+    const response = await client.post('/api/key_login_check', body);
     expect(response.statusCode).toBe(200);
     expectTokenData(response.json(), target, true);
     expect(client.cookies.has(ACCESS_COOKIE)).toBe(true);
@@ -657,7 +657,7 @@ describe('one-time login keys', () => {
     const profile = await client.get('/api/user/profile');
     expect(profile.json()).toMatchObject({ id: target.id, re_pwd: true });
 
-    const again = await t.client().get(`/api/key_login_check?${query}`);
+    const again = await t.client().post('/api/key_login_check', body);
     expect(again.statusCode).toBe(401);
     expect(again.json()).toEqual({ message: LOGIN_MESSAGES.keyIncorrect });
   });
@@ -668,9 +668,7 @@ describe('one-time login keys', () => {
     const admin = await signedInAdmin();
     const { key } = (await admin.post(`/api/user/${target.id}/login_key`)).json();
     const client = t.client();
-    const response = await client.get(
-      `/api/key_login_check?${new URLSearchParams({ username: other.username, key })}`,
-    );
+    const response = await client.post('/api/key_login_check', { username: other.username, key });
     expect(response.statusCode).toBe(401);
     expect(response.json()).toEqual({ message: LOGIN_MESSAGES.keyIncorrect });
     expect(client.cookies.size).toBe(0);
@@ -681,9 +679,7 @@ describe('one-time login keys', () => {
       .executeTakeFirstOrThrow();
     expect(row.force_password_update).toBe(false);
     // Tried with the wrong username, the key is not spent: its own user can still use it.
-    const owner = await t
-      .client()
-      .get(`/api/key_login_check?${new URLSearchParams({ username: target.username, key })}`);
+    const owner = await t.client().post('/api/key_login_check', { username: target.username, key });
     expect(owner.statusCode).toBe(200);
   });
 
@@ -691,7 +687,7 @@ describe('one-time login keys', () => {
     const target = await buildUser(t.db);
     const madeUp = await t
       .client()
-      .get(`/api/key_login_check?${new URLSearchParams({ username: target.username, key: 'made-up' })}`);
+      .post('/api/key_login_check', { username: target.username, key: 'made-up' });
     expect(madeUp.statusCode).toBe(401);
     expect(madeUp.json()).toEqual({ message: LOGIN_MESSAGES.keyIncorrect });
 
@@ -702,20 +698,79 @@ describe('one-time login keys', () => {
       .set({ expires_at: new Date(Date.now() - 1000) })
       .where('token_hash', '=', sha256(key))
       .execute();
-    const expired = await t
-      .client()
-      .get(`/api/key_login_check?${new URLSearchParams({ username: target.username, key })}`);
+    const expired = await t.client().post('/api/key_login_check', { username: target.username, key });
     expect(expired.statusCode).toBe(401);
     expect(expired.json()).toEqual({ message: LOGIN_MESSAGES.keyIncorrect });
   });
 
   test('missing parameters: 400', async () => {
-    const none = await t.client().get('/api/key_login_check');
+    const none = await t.client().post('/api/key_login_check', {});
     expect(none.statusCode).toBe(400);
     expect(Object.keys(none.json().errors).sort()).toEqual(['key', 'username']);
 
-    const empty = await t.client().get('/api/key_login_check?username=someone&key=');
+    const empty = await t.client().post('/api/key_login_check', { username: 'someone', key: '' });
     expect(empty.statusCode).toBe(400);
     expect(empty.json()).toEqual({ errors: { key: REQUIRED_MESSAGE } });
+  });
+});
+
+describe('sign-out, refresh and key login change state only by POST with the CSRF header', () => {
+  const usedAt = async (table: 'refresh_token' | 'login_key', token: string) =>
+    (
+      await t.db
+        .selectFrom(table)
+        .select('used_at')
+        .where('token_hash', '=', sha256(token))
+        .executeTakeFirstOrThrow()
+    ).used_at;
+
+  async function sessionAndKey() {
+    const user = await buildUser(t.db);
+    const client = await t.client().login(user.username, user.password);
+    const admin = await buildUser(t.db, { roles: ['ROLE_USER', 'ROLE_ADMIN'] });
+    const issuer = await t.client().login(admin.username, admin.password);
+    const { key } = (await issuer.post(`/api/user/${user.id}/login_key`)).json();
+    return { user, client, refresh: client.cookies.get(REFRESH_COOKIE)!, key: key as string };
+  }
+
+  async function expectUnchanged(
+    { client, refresh, key }: Awaited<ReturnType<typeof sessionAndKey>>,
+    visitor: TestClient,
+  ) {
+    expect(client.cookies.get(REFRESH_COOKIE)).toBe(refresh);
+    expect(await usedAt('refresh_token', refresh)).toBeNull();
+    expect(await usedAt('login_key', key)).toBeNull();
+    expect(visitor.cookies.size).toBe(0);
+    expect((await client.get('/api/user/profile')).statusCode).toBe(200);
+  }
+
+  test('GET answers 404: the session stays open, the refresh token unused, the key unspent', async () => {
+    const setup = await sessionAndKey();
+    for (const path of ['/api/logout_cookie', '/api/refresh_token']) {
+      expect((await setup.client.get(path)).statusCode, path).toBe(404);
+    }
+    const visitor = t.client();
+    const query = new URLSearchParams({ username: setup.user.username, key: setup.key });
+    expect((await visitor.get(`/api/key_login_check?${query}`)).statusCode).toBe(404);
+    await expectUnchanged(setup, visitor);
+  });
+
+  test('POST without X-Requested-With answers 403 and changes nothing', async () => {
+    const setup = await sessionAndKey();
+    setup.client.csrf = false;
+    for (const path of ['/api/logout_cookie', '/api/refresh_token']) {
+      expect((await setup.client.post(path)).statusCode, path).toBe(403);
+    }
+    setup.client.csrf = true;
+    const visitor = t.client();
+    visitor.csrf = false;
+    const body = { username: setup.user.username, key: setup.key };
+    expect((await visitor.post('/api/key_login_check', body)).statusCode).toBe(403);
+    await expectUnchanged(setup, visitor);
+    // With the header the same calls work.
+    visitor.csrf = true;
+    expect((await visitor.post('/api/key_login_check', body)).statusCode).toBe(200);
+    expect((await setup.client.post('/api/logout_cookie')).statusCode).toBe(200);
+    expect((await setup.client.get('/api/user/profile')).statusCode).toBe(401);
   });
 });

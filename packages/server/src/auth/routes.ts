@@ -21,36 +21,43 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     if (await isLoginThrottled(db, config, username, address)) throw tooManyRequests(LOGIN_MESSAGES.tooMany);
   }
 
-  app.post('/login_check', { schema: { body: loginSchema, tags: ['auth'] } }, async (request, reply) => {
-    const { username, password } = request.body;
-    const address = request.ip;
-    await guardThrottle(username, address);
-    const user = await findUserByUsername(db, username);
-    const passwordOk = user ? await verifyPassword(user.password_hash, password) : false;
-    if (!user) await verifyDecoy(password);
-    if (!user || !passwordOk) {
-      await recordLoginAttempt(db, username, address, false);
-      throw unauthorized(LOGIN_MESSAGES.incorrect);
-    }
-    if (user.otp_secret) {
-      const code = request.headers[OTP_HEADER.toLowerCase()];
-      if (typeof code !== 'string' || code === '') {
-        throw unauthorized(LOGIN_MESSAGES.otpRequired, { otp_required: true });
-      }
-      if (!(await verifyOtpCode(user.otp_secret, code))) {
-        await recordLoginAttempt(db, username, address, false);
-        throw unauthorized(LOGIN_MESSAGES.otpIncorrect, { otp_required: true });
-      }
-    }
-    await recordLoginAttempt(db, username, address, true);
-    return sessions.start(request, reply, user);
-  });
-
-  app.get(
-    '/key_login_check',
-    { schema: { querystring: keyLoginSchema, tags: ['auth'] } },
+  app.post(
+    '/login_check',
+    { config: { access: 'public' }, schema: { body: loginSchema, tags: ['auth'] } },
     async (request, reply) => {
-      const { username, key } = request.query;
+      const { username, password } = request.body;
+      const address = request.ip;
+      await guardThrottle(username, address);
+      const user = await findUserByUsername(db, username);
+      const passwordOk = user ? await verifyPassword(user.password_hash, password) : false;
+      if (!user) await verifyDecoy(password);
+      if (!user || !passwordOk) {
+        await recordLoginAttempt(db, username, address, false);
+        throw unauthorized(LOGIN_MESSAGES.incorrect);
+      }
+      if (user.otp_secret) {
+        const code = request.headers[OTP_HEADER.toLowerCase()];
+        if (typeof code !== 'string' || code === '') {
+          throw unauthorized(LOGIN_MESSAGES.otpRequired, { otp_required: true });
+        }
+        if (!(await verifyOtpCode(user.otp_secret, code))) {
+          await recordLoginAttempt(db, username, address, false);
+          throw unauthorized(LOGIN_MESSAGES.otpIncorrect, { otp_required: true });
+        }
+      }
+      await recordLoginAttempt(db, username, address, true);
+      return sessions.start(request, reply, user);
+    },
+  );
+
+  // POST (the spec says GET): it spends the key and signs in. The mailed link opens the /login page,
+  // whose script makes this call, so no page elsewhere can sign a visitor in and the key stays out of
+  // URLs and access logs.
+  app.post(
+    '/key_login_check',
+    { config: { access: 'public' }, schema: { body: keyLoginSchema, tags: ['auth'] } },
+    async (request, reply) => {
+      const { username, key } = request.body;
       await guardThrottle(username, request.ip);
       const user = await findUserByUsername(db, username);
       // Only the key's own user may spend it; a wrong username leaves the key intact.
@@ -75,32 +82,47 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/ttl_token', { schema: { tags: ['auth'] } }, async (request) => {
-    const claims = await sessionClaims(request);
-    if (!claims) throw unauthorized();
-    // The session must still be open: an ended one has no time left, whatever its token says.
-    await currentUser(request);
-    return { ttl: Math.max(0, claims.exp - Math.floor(Date.now() / 1000)) };
-  });
+  app.get(
+    '/ttl_token',
+    // the client keeps its session alive while the user fills in a forced password change
+    { schema: { tags: ['auth'] }, config: { access: 'signedIn', allowDuringForcedPasswordChange: true } },
+    async (request) => {
+      const claims = await sessionClaims(request);
+      if (!claims) throw unauthorized();
+      // The session must still be open: an ended one has no time left, whatever its token says.
+      await currentUser(request);
+      return { ttl: Math.max(0, claims.exp - Math.floor(Date.now() / 1000)) };
+    },
+  );
 
-  app.get('/refresh_token', { schema: { tags: ['auth'] } }, async (request, reply) => {
-    const session = await sessions.rotateRefresh(request, reply);
-    const user = session === null ? undefined : await findUserById(db, session.userId);
-    if (!session || !user) {
+  // POST, as every call that changes state (the spec says GET): it rotates the refresh token.
+  app.post(
+    '/refresh_token',
+    { config: { access: 'public' }, schema: { tags: ['auth'] } },
+    async (request, reply) => {
+      const session = await sessions.rotateRefresh(request, reply);
+      const user = session === null ? undefined : await findUserById(db, session.userId);
+      if (!session || !user) {
+        await sessions.end(request, reply, await sessionClaims(request));
+        throw unauthorized('Session expired');
+      }
+      return sessions.renewAccess(request, reply, user, session.sessionId);
+    },
+  );
+
+  // POST (the spec says GET): a link or an image elsewhere must not sign anyone out.
+  app.post(
+    '/logout_cookie',
+    { config: { access: 'public' }, schema: { tags: ['auth'] } },
+    async (request, reply) => {
       await sessions.end(request, reply, await sessionClaims(request));
-      throw unauthorized('Session expired');
-    }
-    return sessions.renewAccess(request, reply, user, session.sessionId);
-  });
-
-  app.get('/logout_cookie', { schema: { tags: ['auth'] } }, async (request, reply) => {
-    await sessions.end(request, reply, await sessionClaims(request));
-    return { message: 'Signed out' };
-  });
+      return { message: 'Signed out' };
+    },
+  );
 
   app.get(
     '/connect/:provider',
-    { schema: { params: providerParams, tags: ['auth'] } },
+    { config: { access: 'public' }, schema: { params: providerParams, tags: ['auth'] } },
     async (request, reply) => {
       const { provider } = request.params;
       if (!oidc.enabled(provider))
@@ -120,7 +142,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/connect/:provider/check',
-    { schema: { params: providerParams, tags: ['auth'] } },
+    { config: { access: 'public' }, schema: { params: providerParams, tags: ['auth'] } },
     async (request, reply) => {
       const { provider } = request.params;
       try {

@@ -35,7 +35,7 @@ describe('GET /api/user', () => {
     ).json();
     expect(nothing.results).toEqual([]);
 
-    expect((await s.outsider.get(`/api/user?environment=${s.environment.id}`)).statusCode).toBe(403);
+    expect((await s.outsider.get(`/api/user?environment=${s.environment.id}`)).statusCode).toBe(404);
     expect((await s.member.get(`/api/user?environment=${s.environment.id}&ids=1;drop`)).statusCode).toBe(400);
     expect((await s.member.get('/api/user')).statusCode).toBe(400);
     expect((await t.client().get(`/api/user?environment=${s.environment.id}`)).statusCode).toBe(401);

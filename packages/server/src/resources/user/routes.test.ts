@@ -34,6 +34,17 @@ function login(client: TestClient, username: string, password: string) {
   });
 }
 
+/** forgot_password from an address of its own, so that the per-address limit counts one request. */
+function forgot(body: unknown) {
+  addressCounter += 1;
+  return t.client().request({
+    method: 'POST',
+    url: '/api/user/forgot_password',
+    payload: body as object,
+    remoteAddress: `10.4.${Math.floor(addressCounter / 250)}.${(addressCounter % 250) + 1}`,
+  });
+}
+
 const mailsTo = (address: string) =>
   smtp.messages.filter((m) =>
     [m.to].flat().some((to) => to?.value.some((v) => v.address?.toLowerCase() === address.toLowerCase())),
@@ -41,9 +52,7 @@ const mailsTo = (address: string) =>
 
 /** Asks for a reset link for the user and answers the token from the mail. */
 async function requestResetToken(user: { username: string; email: string | null }): Promise<string> {
-  const response = await t
-    .client()
-    .post('/api/user/forgot_password', { username: user.username, email: user.email });
+  const response = await forgot({ username: user.username, email: user.email });
   expect(response.statusCode).toBe(200);
   const mail = await smtp.waitForMail(user.email!);
   const match = /\/reset_password\/([A-Za-z0-9_-]+)/.exec(mail.text ?? '');
@@ -58,9 +67,7 @@ async function userRow(id: number) {
 describe('POST /api/user/forgot_password', () => {
   test('matching username and e-mail: 200 and a mail with a one-time reset link', async () => {
     const user = await buildUser(t.db);
-    const response = await t
-      .client()
-      .post('/api/user/forgot_password', { username: user.username, email: user.email });
+    const response = await forgot({ username: user.username, email: user.email });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual(FORGOT_ANSWER);
 
@@ -85,7 +92,7 @@ describe('POST /api/user/forgot_password', () => {
 
   test('username and e-mail are matched case-insensitively', async () => {
     const user = await buildUser(t.db);
-    const response = await t.client().post('/api/user/forgot_password', {
+    const response = await forgot({
       username: user.username.toUpperCase(),
       email: ` ${user.email!.toUpperCase()} `,
     });
@@ -103,7 +110,7 @@ describe('POST /api/user/forgot_password', () => {
       { username: inactive.username, email: inactive.email },
     ];
     for (const body of cases) {
-      const response = await t.client().post('/api/user/forgot_password', body);
+      const response = await forgot(body);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual(FORGOT_ANSWER);
     }
@@ -120,17 +127,15 @@ describe('POST /api/user/forgot_password', () => {
   });
 
   test('missing fields and an invalid e-mail: 400 with field messages', async () => {
-    const missing = await t.client().post('/api/user/forgot_password', {});
+    const missing = await forgot({});
     expect(missing.statusCode).toBe(400);
     expect(missing.json()).toEqual({ errors: { username: REQUIRED_MESSAGE, email: REQUIRED_MESSAGE } });
 
-    const blank = await t.client().post('/api/user/forgot_password', { username: 'someone', email: '  ' });
+    const blank = await forgot({ username: 'someone', email: '  ' });
     expect(blank.statusCode).toBe(400);
     expect(blank.json()).toEqual({ errors: { email: REQUIRED_MESSAGE } });
 
-    const invalid = await t
-      .client()
-      .post('/api/user/forgot_password', { username: 'someone', email: 'not-an-address' });
+    const invalid = await forgot({ username: 'someone', email: 'not-an-address' });
     expect(invalid.statusCode).toBe(400);
     expect(invalid.json()).toEqual({ errors: { email: 'Invalid e-mail address' } });
   });
@@ -173,7 +178,7 @@ describe('password reset links', () => {
     // Sessions opened before the reset end: their access token is refused and cannot be renewed.
     expect(session.cookies.has(REFRESH_COOKIE)).toBe(true);
     expect((await session.get('/api/user/profile')).statusCode).toBe(401);
-    expect((await session.get('/api/refresh_token')).statusCode).toBe(401);
+    expect((await session.post('/api/refresh_token')).statusCode).toBe(401);
 
     const reuse = await t
       .client()
@@ -325,9 +330,9 @@ describe('PATCH /api/user/change_password', () => {
     expect(changed.statusCode).toBe(200);
     // The other device's access token is refused at once, not only when it would have expired.
     expect((await other.get('/api/user/profile')).statusCode).toBe(401);
-    expect((await other.get('/api/refresh_token')).statusCode).toBe(401);
+    expect((await other.post('/api/refresh_token')).statusCode).toBe(401);
     expect((await client.get('/api/user/profile')).statusCode).toBe(200);
-    expect((await client.get('/api/refresh_token')).statusCode).toBe(200);
+    expect((await client.post('/api/refresh_token')).statusCode).toBe(200);
   });
 
   test('a forced update (after a key login) needs no current password and clears the flag', async () => {

@@ -1,22 +1,26 @@
 import {
   changePasswordSchema,
   forgotPasswordSchema,
+  idParamSchema,
   profilePatchSchema,
   REQUIRED_MESSAGE,
+  RESET_MESSAGES,
   resetPasswordSchema,
   userListQuerySchema,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
+import { issueResetLink } from '../../auth/password-reset';
 import { hashPassword, verifyPassword } from '../../auth/passwords';
+import { allowResetRequest, recordLoginAttempt, refuseWhenLoginThrottled } from '../../auth/rate-limit';
 import { consumeSecretToken, createSecretToken, findSecretToken } from '../../auth/secret-tokens';
-import { badRequest, forbidden, notFound } from '../../http-errors';
+import { badRequest, forbidden, notFound, tooManyRequests } from '../../http-errors';
 import { openEnvironment } from '../../policy/environment';
 import { canIssueLoginKey } from '../../policy/user';
 import { listMembers } from './members';
 import { presentProfile } from './present';
-import { findUserById, findUserByUsername } from './service';
+import { findUserById, findUserByUsername, setNewPassword } from './service';
 
 const FORGOT_ANSWER = {
   message: 'If the username and e-mail address match an account, a mail is on its way.',
@@ -28,13 +32,19 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/user/forgot_password',
-    { schema: { body: forgotPasswordSchema, tags: ['user'] } },
+    { config: { access: 'public' }, schema: { body: forgotPasswordSchema, tags: ['user'] } },
     async (request) => {
       const { username, email } = request.body;
+      // Every request of an address counts, whether or not it names an account: this 429 depends
+      // only on the caller's own requests, so it tells nothing about which accounts exist.
+      if (!(await allowResetRequest(db, config, request.ip))) throw tooManyRequests(RESET_MESSAGES.tooMany);
       const user = await findUserByUsername(db, username);
       // Same answer whether or not the account exists, so the call cannot be used to find accounts.
       if (!user || user.email?.toLowerCase() !== email.toLowerCase()) return FORGOT_ANSWER;
-      const token = await createSecretToken(db, 'password_reset', user.id, config.resetLinkTtlSeconds);
+      // A user who was sent their share of links gets no more for a while, and the same answer: a
+      // refusal here would tell that the username and address belong to an account.
+      const token = await issueResetLink(db, config, user.id);
+      if (token === null) return FORGOT_ANSWER;
       const link = `${config.publicUrl}/reset_password/${token}`;
       const minutes = Math.round(config.resetLinkTtlSeconds / 60);
       await mailer.send({
@@ -48,7 +58,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/user/reset_password/:token',
-    { schema: { params: z.object({ token: z.string().max(200) }), tags: ['user'] } },
+    {
+      config: { access: 'public' },
+      schema: { params: z.object({ token: z.string().max(200) }), tags: ['user'] },
+    },
     async (request) => {
       const userId = await findSecretToken(db, 'password_reset', request.params.token);
       const user = userId === null ? undefined : await findUserById(db, userId);
@@ -59,17 +72,13 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/user/reset_password',
-    { schema: { body: resetPasswordSchema, tags: ['user'] } },
+    { config: { access: 'public' }, schema: { body: resetPasswordSchema, tags: ['user'] } },
     async (request) => {
       const { token, password } = request.body;
       const passwordHash = await hashPassword(password);
       const userId = await consumeSecretToken(db, 'password_reset', token);
       if (userId === null) throw badRequest({ token: INVALID_LINK });
-      await db
-        .updateTable('app_user')
-        .set({ password_hash: passwordHash, force_password_update: false, modified_at: new Date() })
-        .where('id', '=', userId)
-        .execute();
+      await setNewPassword(db, userId, passwordHash);
       // A new password ends every session that the old one may have opened.
       await sessions.endAll(userId);
       return { message: 'Your password has been changed. You can sign in now.' };
@@ -78,26 +87,24 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/user/change_password',
-    { schema: { body: changePasswordSchema, tags: ['user'] } },
+    {
+      schema: { body: changePasswordSchema, tags: ['user'] },
+      // the forced change after a key login is made here
+      config: { access: 'signedIn', allowDuringForcedPasswordChange: true },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       const { current_password, password } = request.body;
       if (!user.force_password_update) {
         if (!current_password) throw badRequest({ current_password: REQUIRED_MESSAGE });
-        if (!(await verifyPassword(user.password_hash, current_password))) {
-          throw badRequest({ current_password: 'Incorrect password' });
-        }
+        // Guesses count toward the sign-in limit: a borrowed session must not be a way to try
+        // passwords without it.
+        await refuseWhenLoginThrottled(db, config, user.username, request.ip);
+        const correct = await verifyPassword(user.password_hash, current_password);
+        await recordLoginAttempt(db, user.username, request.ip, correct);
+        if (!correct) throw badRequest({ current_password: 'Incorrect password' });
       }
-      const updated = await db
-        .updateTable('app_user')
-        .set({
-          password_hash: await hashPassword(password),
-          force_password_update: false,
-          modified_at: new Date(),
-        })
-        .where('id', '=', user.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      const updated = await setNewPassword(db, user.id, await hashPassword(password));
       // Devices signed in with the old password lose their sessions; this one gets a fresh one.
       await sessions.endAll(user.id);
       return sessions.start(request, reply, updated);
@@ -105,37 +112,48 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   // Members of one environment, for user pickers and names; every member may read them.
-  app.get('/user', { schema: { querystring: userListQuerySchema, tags: ['user'] } }, async (request) => {
-    const user = await currentUser(request);
-    const access = await openEnvironment(db, user, request.query.environment);
-    return listMembers(db, access, request.query);
-  });
-
-  app.get('/user/profile', { schema: { tags: ['user'] } }, async (request) =>
-    presentProfile(await currentUser(request)),
+  app.get(
+    '/user',
+    { config: { access: 'signedIn' }, schema: { querystring: userListQuerySchema, tags: ['user'] } },
+    async (request) => {
+      const user = await currentUser(request);
+      const access = await openEnvironment(db, user, request.query.environment);
+      return listMembers(db, access, request.query);
+    },
   );
 
-  app.patch('/user/profile', { schema: { body: profilePatchSchema, tags: ['user'] } }, async (request) => {
-    const user = await currentUser(request);
-    const { private_settings, ...fields } = request.body;
-    const updated = await db
-      .updateTable('app_user')
-      .set({
-        ...fields,
-        private_settings: private_settings
-          ? { ...user.private_settings, ...private_settings }
-          : user.private_settings,
-        modified_at: new Date(),
-      })
-      .where('id', '=', user.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return presentProfile(updated);
-  });
+  // The web client reads the profile to show the forced-change form.
+  app.get(
+    '/user/profile',
+    { schema: { tags: ['user'] }, config: { access: 'signedIn', allowDuringForcedPasswordChange: true } },
+    async (request) => presentProfile(await currentUser(request)),
+  );
+
+  app.patch(
+    '/user/profile',
+    { config: { access: 'signedIn' }, schema: { body: profilePatchSchema, tags: ['user'] } },
+    async (request) => {
+      const user = await currentUser(request);
+      const { private_settings, ...fields } = request.body;
+      const updated = await db
+        .updateTable('app_user')
+        .set({
+          ...fields,
+          private_settings: private_settings
+            ? { ...user.private_settings, ...private_settings }
+            : user.private_settings,
+          modified_at: new Date(),
+        })
+        .where('id', '=', user.id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return presentProfile(updated);
+    },
+  );
 
   app.post(
     '/user/:id/login_key',
-    { schema: { params: z.object({ id: z.coerce.number().int().positive() }), tags: ['user'] } },
+    { config: { access: 'superAdmin' }, schema: { params: z.object({ id: idParamSchema }), tags: ['user'] } },
     async (request) => {
       const actor = await currentUser(request);
       if (!canIssueLoginKey(actor)) throw forbidden();

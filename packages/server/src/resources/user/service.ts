@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { endResetLinks } from '../../auth/password-reset';
 import type { Db } from '../../db/database';
 import type { NewUser, UserRow } from '../../db/schema';
 
@@ -32,4 +33,21 @@ export function findUserByEmail(db: Db, email: string): Promise<UserRow | undefi
 
 export function insertUser(db: Db, user: NewUser): Promise<UserRow> {
   return db.insertInto('app_user').values(user).returningAll().executeTakeFirstOrThrow();
+}
+
+/**
+ * Sets the user's new password (hashed): the forced change after a key login is done, and every
+ * pending reset link ends with the old password. Sessions are SessionService's to end.
+ */
+export function setNewPassword(db: Db, userId: number, passwordHash: string): Promise<UserRow> {
+  return db.transaction().execute(async (trx) => {
+    const user = await trx
+      .updateTable('app_user')
+      .set({ password_hash: passwordHash, force_password_update: false, modified_at: new Date() })
+      .where('id', '=', userId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    await endResetLinks(trx, userId);
+    return user;
+  });
 }

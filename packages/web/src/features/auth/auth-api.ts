@@ -12,7 +12,7 @@ export function keyLoginCheck(username: string, key: string) {
   const id = `${username}\n${key}`;
   let pending = keyLogins.get(id);
   if (!pending) {
-    pending = api.get<TokenData>('/key_login_check', { username, key });
+    pending = api.post<TokenData>('/key_login_check', { username, key });
     keyLogins.set(id, pending);
     pending.catch(() => keyLogins.delete(id));
   }

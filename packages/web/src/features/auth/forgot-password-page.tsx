@@ -7,6 +7,7 @@ import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { z } from 'zod';
+import { isApiError } from '../../api/client';
 import { applyFieldErrors } from '../../api/errors';
 import { translateMessage } from '../../i18n/messages';
 import { forgotPassword } from './auth-api';
@@ -17,7 +18,7 @@ type ForgotValues = z.infer<typeof forgotPasswordSchema>;
 export function ForgotPasswordPage() {
   const { t } = useTranslation();
   const [sent, setSent] = useState(false);
-  const [failed, setFailed] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
   const form = useForm<ForgotValues>({
     resolver: zodResolver(forgotPasswordSchema),
     defaultValues: { username: '', email: '' },
@@ -25,12 +26,14 @@ export function ForgotPasswordPage() {
   const { errors } = form.formState;
 
   const submit = form.handleSubmit(async (values) => {
-    setFailed(false);
+    setFailure(null);
     try {
       await forgotPassword(values);
       setSent(true);
     } catch (error) {
-      if (!applyFieldErrors(error, form.setError, t)) setFailed(true);
+      if (applyFieldErrors(error, form.setError, t)) return;
+      // 429: this address asked for too many links
+      setFailure(isApiError(error, 429) ? translateMessage(t, error.serverMessage) : t('forgot.failed'));
     }
   });
 
@@ -56,9 +59,9 @@ export function ForgotPasswordPage() {
           <Text size="sm" c="dimmed">
             {t('forgot.text')}
           </Text>
-          {failed && (
+          {failure && (
             <Alert color="red" icon={<IconAlertCircle size={18} />} data-testid="forgot-alert">
-              {t('forgot.failed')}
+              {failure}
             </Alert>
           )}
           <TextInput

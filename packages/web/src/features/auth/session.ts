@@ -1,5 +1,5 @@
 import type { TokenData } from '@dossierbase/core';
-import { api } from '../../api/client';
+import { api, whenPasswordUpdateRequired } from '../../api/client';
 import { createLocalStore, STORAGE_KEYS, useLocalStore } from '../../app/local-store';
 
 export const tokenStore = createLocalStore<TokenData>(STORAGE_KEYS.token);
@@ -31,6 +31,13 @@ export function clearTokenData(): void {
   tokenStore.set(null);
 }
 
+// The server refused a call until the password is replaced (a key login elsewhere may have set it):
+// the route guard shows the change form.
+whenPasswordUpdateRequired(() => {
+  const token = tokenStore.get();
+  if (token && !token.re_pwd) tokenStore.set({ ...token, re_pwd: true });
+});
+
 export function hasRole(token: TokenData | null, ...roles: string[]): boolean {
   return !!token?.roles?.some((role) => roles.includes(role));
 }
@@ -53,7 +60,7 @@ export function consumeReferer(): string {
 }
 
 export async function refreshToken(): Promise<TokenData> {
-  const fresh = await api.get<Partial<TokenData>>('/refresh_token');
+  const fresh = await api.post<Partial<TokenData>>('/refresh_token');
   // The refresh answer may carry only iat/exp; keep the rest of what we know.
   const merged = { ...(tokenStore.get() ?? {}), ...fresh } as TokenData;
   setTokenData(merged);
@@ -62,7 +69,7 @@ export async function refreshToken(): Promise<TokenData> {
 
 export async function logout(): Promise<void> {
   try {
-    await api.get('/logout_cookie');
+    await api.post('/logout_cookie');
   } catch {
     // Signing out locally must work even when the server is unreachable.
   }

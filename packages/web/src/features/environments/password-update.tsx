@@ -3,6 +3,7 @@ import { Button, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { applyFieldErrors, notifyError, notifySuccess } from '../../api/errors';
+import { disconnectRealtime } from '../../app/realtime';
 import { changePassword } from '../auth/auth-api';
 import { NewPasswordFields, type NewPasswordValues, newPasswordSchema } from '../auth/password-fields';
 import { setTokenData } from '../auth/session';
@@ -18,6 +19,9 @@ export function PasswordUpdate() {
   const submit = form.handleSubmit(async ({ password }) => {
     try {
       const token = await changePassword(password);
+      // The new password ended every earlier session, the one the live-update socket signed in with too:
+      // the next environment opened connects again with the new one.
+      disconnectRealtime();
       setTokenData({ ...token, re_pwd: false });
       notifySuccess(t('password.updated'));
     } catch (error) {
