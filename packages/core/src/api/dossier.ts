@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { Pager } from './common';
 import type { DisplayItem } from './entity';
+import { dossierIdSchema, idSchema } from './ids';
 
 // Dossier records (spec document 2): the contentdossier calls. Values travel keyed by display item
 // id (as the client sends them); the server stores them keyed by data-field id.
@@ -76,12 +77,22 @@ export interface DossierListBody {
   pager: Pager;
 }
 
+/** A display item id as a key of `values`. */
+const displayItemKey = z
+  .string()
+  .regex(/^\d{1,10}$/, DOSSIER_MESSAGES.unknownItem)
+  .refine((key) => idSchema.safeParse(Number(key)).success, DOSSIER_MESSAGES.unknownItem);
+
 export const dossierWriteSchema = z.object({
-  defDossier: z.number().int().positive(),
+  defDossier: idSchema,
   /** display item id -> value */
-  values: z.record(z.string().regex(/^\d+$/), z.unknown()).default({}),
-  embedded: z.number().int().positive().optional(),
-  linkId: z.number().int().positive().optional(),
+  values: z
+    .record(displayItemKey, z.unknown(), {
+      error: (issue) => (issue.code === 'invalid_key' ? DOSSIER_MESSAGES.unknownItem : undefined),
+    })
+    .default({}),
+  embedded: dossierIdSchema.optional(),
+  linkId: idSchema.optional(),
   ignore_existing: z.boolean().default(false),
 });
 

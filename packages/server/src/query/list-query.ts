@@ -19,8 +19,10 @@ import { type RawBuilder, type Selectable, type SelectQueryBuilder, sql } from '
 import type { Db } from '../db/database';
 import type { Database } from '../db/schema';
 import type { LinkRow, VisibleItem } from '../policy/display-item';
+import type { SummaryKeys } from '../policy/summary';
 import { checkedId, valueExpression } from './field-expression';
 import { dataVersionSql } from './list-cache';
+import { summaryContainsSql, summaryExpression, summaryOfAnyEntitySql } from './visible-summary';
 
 // Compiles the collection parameters of GET /api/contentdossier (spec doc 2 section 7) to one
 // parameterised query. Every value the caller sends travels as a parameter; only ids read from
@@ -78,8 +80,11 @@ function parseSettings(type: FieldTypeName, settings: unknown): Record<string, u
   >;
 }
 
-/** The column behind a visible display item, null for items that hold no value (buttons, text). */
-export function columnOf(visible: VisibleItem): Column | null {
+/**
+ * The column behind a visible display item, null for items that hold no value (buttons, text).
+ * `summaryKey`: the reader's summary key of the item's entity (policy/summary.ts), for the summary.
+ */
+export function columnOf(visible: VisibleItem, summaryKey?: string): Column | null {
   const { item, dataField, field, link } = visible;
   if (dataField && field && isFieldTypeName(field.type)) {
     const type = field.type;
@@ -96,7 +101,8 @@ export function columnOf(visible: VisibleItem): Column | null {
   const key = item.settings?.dossier_data;
   if (typeof key === 'string' && Object.hasOwn(DOSSIER_DATA, key)) {
     const data = DOSSIER_DATA[key];
-    return { kind: 'data', itemId: item.id, key, type: data.type, cast: data.cast, expression: data.column };
+    const expression = key === 'summary' ? summaryExpression('content_dossier', summaryKey) : data.column;
+    return { kind: 'data', itemId: item.id, key, type: data.type, cast: data.cast, expression };
   }
   return null;
 }
@@ -114,6 +120,8 @@ export interface ListParams {
   page: number;
   archived: (typeof ARCHIVED_FILTERS)[number];
   summary: string | null;
+  /** the reader's summary keys per entity (policy/summary.ts): which summary they may see and search */
+  summaryKeys: SummaryKeys;
   /** linked list mode: dossiers linked to this parent through `link` */
   embedded: { parentId: number; link: LinkRow } | null;
   filters: RawBuilder<boolean>[];
@@ -192,6 +200,8 @@ export interface ParseContext {
   filterable: Map<number, Column>;
   /** columns the user may sort and aggregate on: visible list items (plus search items) */
   embedded: ListParams['embedded'];
+  /** the reader's summary keys per entity; none: every summary as stored */
+  summaryKeys?: SummaryKeys;
 }
 
 /** Validates the collection parameters against the columns the user may see. */
@@ -204,6 +214,7 @@ export function parseListParams(query: Raw, ctx: ParseContext): ParseResult {
     page: parsePage(query.page),
     archived: parseArchived(query.archived),
     summary: null,
+    summaryKeys: ctx.summaryKeys ?? new Map(),
     embedded: ctx.embedded,
     filters: [],
     sorts: [],
@@ -256,7 +267,7 @@ export function parseListParams(query: Raw, ctx: ParseContext): ParseResult {
     const order = (orders[index] ?? 'ASC').toUpperCase();
     const direction = order === 'DESC' ? 'desc' : 'asc';
     if (order !== 'ASC' && order !== 'DESC') errors.sortOrder = LIST_MESSAGES.invalidValue;
-    const sort = sortExpression(name, ctx.filterable);
+    const sort = sortExpression(name, ctx.filterable, params.summaryKeys, ctx.defDossierId);
     if (sort === 'unknown') errors.sort = LIST_MESSAGES.unknownItem;
     else if (sort === 'unsortable') errors.sort = LIST_MESSAGES.notSortable;
     else {
@@ -289,7 +300,11 @@ function aggregationsOf(column: Column): readonly Aggregation[] {
 function sortExpression(
   name: string,
   columns: Map<number, Column>,
+  summaryKeys: SummaryKeys,
+  defDossierId: number,
 ): { expression: RawBuilder<unknown>; column?: Column } | 'unknown' | 'unsortable' {
+  if (name === 'summary')
+    return { expression: sql.raw(summaryExpression('content_dossier', summaryKeys.get(defDossierId))) };
   if (SORT_NAMES.includes(name)) return { expression: sql.raw(DOSSIER_DATA[name].column) };
   const m = /^(dfl_)?(\d{1,10})$/.exec(name);
   if (!m) return 'unknown';
@@ -301,18 +316,21 @@ function sortExpression(
   } else column = columns.get(id);
   if (!column) return 'unknown';
   if (!isSortable(column)) return 'unsortable';
-  if (column.kind === 'link') return { expression: sql`(${linkedSummary(column.link)})`, column };
+  if (column.kind === 'link')
+    return { expression: sql`(${linkedSummary(column.link, summaryKeys)})`, column };
   return { expression: sql.raw(column.expression), column };
 }
 
-/** The summary of the first dossier linked through a (single) link, for sorting. */
-function linkedSummary(link: LinkRow): RawBuilder<unknown> {
+/** The summary (the one the reader sees) of the first dossier linked through a (single) link, for sorting. */
+function linkedSummary(link: LinkRow, summaryKeys: SummaryKeys): RawBuilder<unknown> {
   const forward = sql.raw(checkedId(link.id));
   const back = link.back_link_id ? sql.raw(checkedId(link.back_link_id)) : null;
-  const viaForward = sql`(select l.summary from content_link cl join content_dossier l on l.id = cl.child_id
+  // the linked dossiers are of the link's child entity, from either side
+  const summary = sql.raw(summaryExpression('l', summaryKeys.get(link.child_def_dossier_id)));
+  const viaForward = sql`(select ${summary} from content_link cl join content_dossier l on l.id = cl.child_id
     where cl.link_id = ${forward} and cl.parent_id = content_dossier.id order by cl.rank, cl.id limit 1)`;
   if (!back) return viaForward;
-  return sql`coalesce(${viaForward}, (select l.summary from content_link cl join content_dossier l on l.id = cl.parent_id
+  return sql`coalesce(${viaForward}, (select ${summary} from content_link cl join content_dossier l on l.id = cl.parent_id
     where cl.link_id = ${back} and cl.child_id = content_dossier.id order by cl.rank, cl.id limit 1))`;
 }
 
@@ -494,8 +512,10 @@ export function filteredQuery(db: Db, params: ListParams): ListQuery {
     .where('content_dossier.def_dossier_id', '=', params.defDossierId);
   if (params.archived === 'none') q = q.where('content_dossier.archived', '=', false);
   else if (params.archived === 'only') q = q.where('content_dossier.archived', '=', true);
-  if (params.summary)
-    q = q.where(sql<boolean>`content_dossier.summary ilike ${likeContains(params.summary)}`);
+  if (params.summary) {
+    const key = params.summaryKeys.get(params.defDossierId);
+    q = q.where(summaryContainsSql('content_dossier', key, params.summary));
+  }
   if (params.embedded) {
     const { parentId, link } = params.embedded;
     const forward = sql.raw(checkedId(link.id));
@@ -557,12 +577,13 @@ export async function pageWithRelations(
 ): Promise<{ rows: PageRow[]; dataVersion: string }> {
   const env = params.environmentId;
   const parts: RawBuilder<unknown>[] = [];
+  const summary = summaryOfAnyEntitySql('d', params.summaryKeys);
   if (links.forward.length)
-    parts.push(sql`select cl.link_id, true as forward, d.id, d.summary, d.def_dossier_id, d.archived, cl.rank, cl.id as cl_id
+    parts.push(sql`select cl.link_id, true as forward, d.id, ${summary} as summary, d.def_dossier_id, d.archived, cl.rank, cl.id as cl_id
       from content_link cl join content_dossier d on d.id = cl.child_id
       where cl.environment_id = ${env} and cl.link_id in (${sql.join(links.forward)}) and cl.parent_id = content_dossier.id`);
   if (links.backward.length)
-    parts.push(sql`select cl.link_id, false, d.id, d.summary, d.def_dossier_id, d.archived, cl.rank, cl.id
+    parts.push(sql`select cl.link_id, false, d.id, ${summary}, d.def_dossier_id, d.archived, cl.rank, cl.id
       from content_link cl join content_dossier d on d.id = cl.parent_id
       where cl.environment_id = ${env} and cl.link_id in (${sql.join(links.backward)}) and cl.child_id = content_dossier.id`);
   const linked = parts.length

@@ -2,17 +2,26 @@ import type { Dossier } from '@dossierbase/core';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { ContentDossierTable } from '../../db/schema';
+import type { SummaryKeys } from '../../policy/summary';
+import { visibleSummary } from '../../query/visible-summary';
 
 type Row = Selectable<ContentDossierTable>;
 type Name = string | null | undefined;
 
-/** One dossier row in the wire shape, with the usernames of its creator and last editor. */
-export function dossierWire(row: Row, names: { created_by: Name; modified_by: Name }): Dossier {
+/**
+ * One dossier row in the wire shape, with the usernames of its creator and last editor and the
+ * summary the reader may see (`summaryKey`, see policy/summary.ts).
+ */
+export function dossierWire(
+  row: Row,
+  names: { created_by: Name; modified_by: Name },
+  summaryKey: string | undefined,
+): Dossier {
   const ref = (id: number | null, name: Name) =>
     id === null || name == null ? null : { id, username: name };
   return {
     id: Number(row.id),
-    summary: row.summary,
+    summary: visibleSummary(row, summaryKey),
     def_dossier_id: row.def_dossier_id,
     environment_id: row.environment_id,
     archived: row.archived,
@@ -24,7 +33,7 @@ export function dossierWire(row: Row, names: { created_by: Name; modified_by: Na
 }
 
 /** Dossier rows in the wire shape, with the usernames of creator and last editor (one query). */
-export async function presentDossiers(db: Db, rows: Row[]): Promise<Dossier[]> {
+export async function presentDossiers(db: Db, rows: Row[], summaryKeys: SummaryKeys): Promise<Dossier[]> {
   const userIds = [
     ...new Set(rows.flatMap((r) => [r.created_by, r.modified_by]).filter((id) => id !== null)),
   ];
@@ -36,6 +45,10 @@ export async function presentDossiers(db: Db, rows: Row[]): Promise<Dossier[]> {
   );
   const nameOf = (id: number | null) => (id === null ? null : users.get(id));
   return rows.map((row) =>
-    dossierWire(row, { created_by: nameOf(row.created_by), modified_by: nameOf(row.modified_by) }),
+    dossierWire(
+      row,
+      { created_by: nameOf(row.created_by), modified_by: nameOf(row.modified_by) },
+      summaryKeys.get(row.def_dossier_id),
+    ),
   );
 }

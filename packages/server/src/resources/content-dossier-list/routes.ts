@@ -1,3 +1,4 @@
+import { idParamSchema } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser, currentUserIn } from '../../auth/current-user';
@@ -23,7 +24,7 @@ const listQuery = z
   .catchall(z.union([z.string(), z.array(z.string())]));
 
 const searchQuery = z.object({
-  environment: z.coerce.number().int().positive(),
+  environment: idParamSchema,
   search: z.string().max(255).default(''),
   limit: z.coerce
     .number()
@@ -38,14 +39,22 @@ export const contentDossierListRoutes: FastifyPluginAsyncZod = async (app) => {
     log: (message: string, error?: unknown) => app.log.error({ err: error }, message),
   };
 
-  app.get('/contentdossier', { schema: { querystring: listQuery, tags } }, async (request) => {
-    const user = await currentUserIn(request, positiveId(request.query.environment));
-    return listDossiers(db, user, request.query as Record<string, unknown>, { indexes });
-  });
+  app.get(
+    '/contentdossier',
+    { config: { access: 'signedIn' }, schema: { querystring: listQuery, tags } },
+    async (request) => {
+      const user = await currentUserIn(request, positiveId(request.query.environment));
+      return listDossiers(db, user, request.query as Record<string, unknown>, { indexes });
+    },
+  );
 
-  app.get('/contentdossier/search', { schema: { querystring: searchQuery, tags } }, async (request) => {
-    const user = await currentUser(request);
-    const { environment, search, limit } = request.query;
-    return quickSearch(db, user, environment, search, limit);
-  });
+  app.get(
+    '/contentdossier/search',
+    { config: { access: 'signedIn' }, schema: { querystring: searchQuery, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const { environment, search, limit } = request.query;
+      return quickSearch(db, user, environment, search, limit);
+    },
+  );
 };

@@ -1,7 +1,9 @@
 import {
   type AggregationResult,
   type DossierListBody,
+  dossierIdParamSchema,
   type ItemValue,
+  idParamSchema,
   type LinkedDossier,
   makePager,
   type QuickSearchHit,
@@ -13,6 +15,7 @@ import { badRequest, forbidden } from '../../http-errors';
 import { type LinkRow, type VisibleItem, visibleItems, visibleListOptions } from '../../policy/display-item';
 import { entityPermissions, openEntityScope } from '../../policy/entity';
 import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from '../../policy/environment';
+import { readerSummaryKeys } from '../../policy/summary';
 import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
 import { cachedResult, queryKey } from '../../query/list-cache';
 import { type ListTotal, listTotal } from '../../query/list-count';
@@ -21,7 +24,6 @@ import {
   columnOf,
   countQuery,
   type ListParams,
-  likeContains,
   type PageLinkedDossier,
   type PageLinks,
   type PageRow,
@@ -30,6 +32,7 @@ import {
   runAggregations,
 } from '../../query/list-query';
 import { noteSortIndexUse } from '../../query/sort-indexes';
+import { summaryContainsSql, summarySql, visibleSummary } from '../../query/visible-summary';
 import { presentItems } from '../content-dossier/present';
 import { dossierWire } from './present';
 
@@ -46,11 +49,15 @@ const firstText = (v: unknown) => {
   const one = Array.isArray(v) ? v[0] : v;
   return typeof one === 'string' ? one.trim() : undefined;
 };
+/** An id in the query string (an `integer` column), or null. */
 export const positiveId = (v: unknown): number | null => {
-  const text = firstText(v);
-  if (!text || !/^\d{1,15}$/.test(text)) return null;
-  const n = Number(text);
-  return Number.isSafeInteger(n) && n > 0 ? n : null;
+  const parsed = idParamSchema.safeParse(Array.isArray(v) ? v[0] : v);
+  return parsed.success ? parsed.data : null;
+};
+/** A dossier id in the query string (a `bigint` column), or null. */
+const dossierId = (v: unknown): number | null => {
+  const parsed = dossierIdParamSchema.safeParse(Array.isArray(v) ? v[0] : v);
+  return parsed.success ? parsed.data : null;
 };
 
 /** Membership of the entity's environment and 'show' on the entity, or 403/404. */
@@ -73,7 +80,7 @@ async function embeddedScope(
   query: Query,
 ): Promise<ListParams['embedded']> {
   if (query.embedded === undefined && query.linkId === undefined) return null;
-  const parentId = positiveId(query.embedded);
+  const parentId = dossierId(query.embedded);
   const linkId = positiveId(query.linkId);
   if (!parentId) throw badRequest({ embedded: 'Enter a valid dossier' });
   if (!linkId) throw badRequest({ linkId: 'Enter a valid link' });
@@ -113,10 +120,14 @@ export async function listDossiers(
   if (firstText(query.dossierQuery)) throw badRequest({ dossierQuery: 'Unknown query' });
   ensureFieldIndexesOnce(db, defDossierId, options.indexes);
 
-  const visible = await visibleItems(db, access, defDossierId, FILTER_VIEWS);
+  const [visible, summaryKeys] = await Promise.all([
+    visibleItems(db, access, defDossierId, FILTER_VIEWS),
+    readerSummaryKeys(db, access),
+  ]);
+  const summaryKey = summaryKeys.get(defDossierId);
   const columns = new Map<number, Column>();
   for (const v of visible) {
-    const column = columnOf(v);
+    const column = columnOf(v, summaryKey);
     if (column && column.itemId !== null) columns.set(v.item.id, column);
   }
   const embedded = await embeddedScope(db, access, defDossierId, query);
@@ -125,6 +136,7 @@ export async function listDossiers(
     environmentId: access.environment.id,
     filterable: columns,
     embedded,
+    summaryKeys,
   });
   if (Object.keys(errors).length) throw badRequest(errors);
 
@@ -138,9 +150,13 @@ export async function listDossiers(
   return {
     results: {
       dossiers: rows.map((row) =>
-        dossierWire(row, { created_by: row.created_by_username, modified_by: row.modified_by_username }),
+        dossierWire(
+          row,
+          { created_by: row.created_by_username, modified_by: row.modified_by_username },
+          summaryKey,
+        ),
       ),
-      contents: contentsOf(listItems, rows),
+      contents: contentsOf(listItems, rows, summaryKey),
       items,
       aggregations: await withVisibleOptions(db, access, visible, aggregations),
     },
@@ -206,8 +222,15 @@ function pageLinks(items: VisibleItem[]): PageLinks {
   };
 }
 
-/** Per dossier: list item id -> value (field value, linked dossiers or dossier data). */
-function contentsOf(items: VisibleItem[], rows: PageRow[]): Record<string, Record<string, ItemValue>> {
+/**
+ * Per dossier: list item id -> value (field value, linked dossiers or dossier data; the linked
+ * dossiers' summaries are the reader's already, the row's own is picked by `summaryKey`).
+ */
+function contentsOf(
+  items: VisibleItem[],
+  rows: PageRow[],
+  summaryKey: string | undefined,
+): Record<string, Record<string, ItemValue>> {
   const contents: Record<string, Record<string, ItemValue>> = {};
   for (const row of rows) {
     const content: Record<string, ItemValue> = {};
@@ -220,7 +243,7 @@ function contentsOf(items: VisibleItem[], rows: PageRow[]): Record<string, Recor
       else {
         const data = v.item.settings?.dossier_data;
         if (data === 'created_at' || data === 'modified_at') content[key] = row[data].toISOString();
-        else if (data === 'summary') content[key] = row.summary;
+        else if (data === 'summary') content[key] = visibleSummary(row, summaryKey);
         else if (data === 'dossier_id') content[key] = row.id;
         else if (data === 'created_by' || data === 'modified_by') content[key] = row[data];
       }
@@ -245,6 +268,13 @@ function linkedThrough(link: LinkRow, linked: PageLinkedDossier[]): LinkedDossie
   return result;
 }
 
+interface QuickSearchRow {
+  id: number;
+  summary: string;
+  def_dossier_id: number;
+  created_at: Date;
+}
+
 /** Quick search over the summaries of the entities the user may show (GET /api/contentdossier/search). */
 export async function quickSearch(
   db: Db,
@@ -256,7 +286,9 @@ export async function quickSearch(
   const access = await openEnvironment(db, user, environmentId);
   const text = search.trim();
   if (text === '') return [];
+  const summaryKeys = await readerSummaryKeys(db, access);
   let entities = db.selectFrom('def_dossier').select('id').where('environment_id', '=', environmentId);
+  let shownIds: number[] = [];
   if (!isEnvironmentAdmin(access)) {
     const roleIds = access.membership?.role_ids ?? [];
     if (roleIds.length === 0) return [];
@@ -267,20 +299,42 @@ export async function quickSearch(
       .where('role_id', 'in', roleIds)
       .where(sql<boolean>`'show' = any(actions)`)
       .execute();
-    const ids = [...new Set(shown.map((r) => r.def_dossier_id))];
-    if (ids.length === 0) return [];
-    entities = entities.where('id', 'in', ids);
+    shownIds = [...new Set(shown.map((r) => r.def_dossier_id))];
+    if (shownIds.length === 0) return [];
+    entities = entities.where('id', 'in', shownIds);
   }
-  const rows = await db
-    .selectFrom('content_dossier')
-    .select(['id', 'summary', 'def_dossier_id', 'created_at'])
-    .where('environment_id', '=', environmentId)
-    .where('def_dossier_id', 'in', entities)
-    .where('archived', '=', false)
-    .where(sql<boolean>`summary ilike ${likeContains(text)}`)
-    .orderBy('id', 'desc')
-    .limit(limit)
-    .execute();
+  const searchIn = (entityIds: number[] | typeof entities, key?: string) =>
+    db
+      .selectFrom('content_dossier')
+      .select(['id', summarySql('content_dossier', key).as('summary'), 'def_dossier_id', 'created_at'])
+      .where('environment_id', '=', environmentId)
+      .where('def_dossier_id', 'in', entityIds)
+      .where('archived', '=', false)
+      .where(summaryContainsSql('content_dossier', key, text))
+      .orderBy('id', 'desc')
+      .limit(limit);
+  // Only members have summary keys (policy/summary.ts), and their entities are known here. A reader
+  // with keys gets one search per group of entities whose summaries they read alike, each planned on
+  // its own with its entity ids: joined by OR, or with the entities as a subquery, the planner could
+  // not tell that the matches were of other entities and read the whole table newest first (2-11 s on
+  // a million dossiers).
+  const keyed = [...summaryKeys].filter(([entityId]) => shownIds.includes(entityId));
+  const plainIds = shownIds.filter((id) => !summaryKeys.has(id));
+  const searches = keyed.length
+    ? [
+        ...(plainIds.length ? [searchIn(plainIds)] : []),
+        ...keyed.map(([entityId, key]) => searchIn([entityId], key)),
+      ]
+    : [searchIn(entities)];
+  const rows: QuickSearchRow[] =
+    searches.length === 1
+      ? await searches[0].execute()
+      : (
+          await sql<QuickSearchRow>`select * from (${sql.join(
+            searches.map((one, i) => sql`select * from (${one}) as ${sql.id(`s${i}`)}`),
+            sql` union all `,
+          )}) as hits order by id desc limit ${limit}`.execute(db)
+        ).rows;
   return rows.map((r) => ({
     id: Number(r.id),
     summary: r.summary,

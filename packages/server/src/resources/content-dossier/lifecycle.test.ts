@@ -34,17 +34,17 @@ describe('archive and dearchive', () => {
   test('needs archive permission and an archivable entity; logs', async () => {
     const s = await dossierSetup(t);
     const id = await createOk(s, { [key(s.fields.name.item)]: 'A' });
-    expect((await s.admin.get(`/api/contentdossier/${id}/archive`)).statusCode).toBe(403);
+    expect((await s.admin.post(`/api/contentdossier/${id}/archive`)).statusCode).toBe(403);
     await t.db.updateTable('def_dossier').set({ archivable: true }).where('id', '=', s.client.id).execute();
     await s.grant(s.client, ['show']);
-    expectForbidden(await s.member.get(`/api/contentdossier/${id}/archive`), 'member without archive');
-    expectRefused(await s.outsider.get(`/api/contentdossier/${id}/archive`), 'outsider');
+    expectForbidden(await s.member.post(`/api/contentdossier/${id}/archive`), 'member without archive');
+    expectRefused(await s.outsider.post(`/api/contentdossier/${id}/archive`), 'outsider');
     await s.grant(s.client, ['show', 'archive']);
-    expect((await s.member.get(`/api/contentdossier/${id}/archive`)).statusCode).toBe(200);
+    expect((await s.member.post(`/api/contentdossier/${id}/archive`)).statusCode).toBe(200);
     expect((await row(id))?.archived).toBe(true);
     const detail = (await s.member.get(`/api/contentdossier/${id}`)).json() as DossierDetail;
     expect(detail.dossier.archived).toBe(true);
-    expect((await s.member.get(`/api/contentdossier/${id}/dearchive`)).statusCode).toBe(200);
+    expect((await s.member.post(`/api/contentdossier/${id}/dearchive`)).statusCode).toBe(200);
     expect((await row(id))?.archived).toBe(false);
     expect(await logTypes(id)).toEqual(['create', 'archive', 'archive']);
   });
@@ -102,10 +102,10 @@ describe('favourites and subscriptions', () => {
     const s = await dossierSetup(t);
     const id = await createOk(s, { [key(s.fields.name.item)]: 'A' });
     expectForbidden(await s.member.post(`/api/contentdossier/${id}/favorite`), 'member without show');
-    expectRefused(await s.outsider.get(`/api/contentdossier/${id}/subscription/1`), 'outsider');
+    expectRefused(await s.outsider.post(`/api/contentdossier/${id}/subscription/1`), 'outsider');
     expect((await s.admin.post(`/api/contentdossier/${id}/favorite`)).statusCode).toBe(200);
     expect((await s.admin.post(`/api/contentdossier/${id}/favorite`)).statusCode).toBe(200);
-    const on = await s.admin.get(`/api/contentdossier/${id}/subscription/1`);
+    const on = await s.admin.post(`/api/contentdossier/${id}/subscription/1`);
     expect(on.json()).toEqual({ result: true });
     expect((await s.admin.get(`/api/contentdossier/${id}`)).json()).toMatchObject({
       favorite: true,
@@ -117,12 +117,68 @@ describe('favourites and subscriptions', () => {
       subscribed: false,
     });
     expect((await s.admin.delete(`/api/contentdossier/${id}/favorite`)).statusCode).toBe(200);
-    expect((await s.admin.get(`/api/contentdossier/${id}/subscription/0`)).json()).toEqual({ result: false });
+    expect((await s.admin.post(`/api/contentdossier/${id}/subscription/0`)).json()).toEqual({
+      result: false,
+    });
     expect((await s.admin.get(`/api/contentdossier/${id}`)).json()).toMatchObject({
       favorite: false,
       subscribed: false,
     });
-    expect((await s.admin.get(`/api/contentdossier/${id}/subscription/2`)).statusCode).toBe(400);
+    expect((await s.admin.post(`/api/contentdossier/${id}/subscription/2`)).statusCode).toBe(400);
+  });
+});
+
+describe('archive, dearchive and subscription change state only by POST with the CSRF header', () => {
+  const subscribers = (id: number) =>
+    t.db.selectFrom('dossier_subscription').select('user_id').where('content_dossier_id', '=', id).execute();
+
+  async function archivableDossier() {
+    const s = await dossierSetup(t);
+    await t.db.updateTable('def_dossier').set({ archivable: true }).where('id', '=', s.client.id).execute();
+    return { s, id: await createOk(s, { [key(s.fields.name.item)]: 'A' }) };
+  }
+
+  test('GET answers 404 and changes nothing (a link or an image elsewhere is harmless)', async () => {
+    const { s, id } = await archivableDossier();
+    for (const path of ['archive', 'subscription/1']) {
+      expect((await s.admin.get(`/api/contentdossier/${id}/${path}`)).statusCode, path).toBe(404);
+    }
+    expect((await row(id))?.archived).toBe(false);
+    expect(await subscribers(id)).toEqual([]);
+
+    expect((await s.admin.post(`/api/contentdossier/${id}/archive`)).statusCode).toBe(200);
+    expect((await s.admin.post(`/api/contentdossier/${id}/subscription/1`)).statusCode).toBe(200);
+    for (const path of ['dearchive', 'subscription/0']) {
+      expect((await s.admin.get(`/api/contentdossier/${id}/${path}`)).statusCode, path).toBe(404);
+    }
+    expect((await row(id))?.archived).toBe(true);
+    expect(await subscribers(id)).toHaveLength(1);
+    expect(await logTypes(id)).toEqual(['create', 'archive']);
+  });
+
+  test('POST without X-Requested-With answers 403 and changes nothing', async () => {
+    const { s, id } = await archivableDossier();
+    s.admin.csrf = false;
+    try {
+      for (const path of ['archive', 'subscription/1']) {
+        expect((await s.admin.post(`/api/contentdossier/${id}/${path}`)).statusCode, path).toBe(403);
+      }
+      expect((await row(id))?.archived).toBe(false);
+      expect(await subscribers(id)).toEqual([]);
+
+      s.admin.csrf = true;
+      expect((await s.admin.post(`/api/contentdossier/${id}/archive`)).statusCode).toBe(200);
+      expect((await s.admin.post(`/api/contentdossier/${id}/subscription/1`)).statusCode).toBe(200);
+      s.admin.csrf = false;
+      for (const path of ['dearchive', 'subscription/0']) {
+        expect((await s.admin.post(`/api/contentdossier/${id}/${path}`)).statusCode, path).toBe(403);
+      }
+      expect((await row(id))?.archived).toBe(true);
+      expect(await subscribers(id)).toHaveLength(1);
+      expect(await logTypes(id)).toEqual(['create', 'archive']);
+    } finally {
+      s.admin.csrf = true;
+    }
   });
 });
 

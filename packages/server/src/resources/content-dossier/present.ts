@@ -3,14 +3,15 @@ import type { Db } from '../../db/database';
 import { configCached } from '../../policy/config-cache';
 import { type VisibleItem, visibleListOptions } from '../../policy/display-item';
 import type { EnvironmentAccess } from '../../policy/environment';
+import { readerSummaryKeys } from '../../policy/summary';
 import { presentDossiers } from '../content-dossier-list/present';
 import { presentListOption } from '../def-field/present';
 import { presentDisplayItems } from '../display-item/present';
 import type { DossierRow } from './service';
 
-/** One dossier in the wire shape; the same presenter as the list's. */
-export async function presentDossier(db: Db, row: DossierRow): Promise<Dossier> {
-  const [dossier] = await presentDossiers(db, [row]);
+/** One dossier in the wire shape, with the summary the reader may see; the same presenter as the list's. */
+export async function presentDossier(db: Db, access: EnvironmentAccess, row: DossierRow): Promise<Dossier> {
+  const [dossier] = await presentDossiers(db, [row], await readerSummaryKeys(db, access));
   return dossier;
 }
 
@@ -59,7 +60,7 @@ export async function presentDetail(
   marks: { favorite: boolean; subscribed: boolean },
 ): Promise<DossierDetail> {
   return {
-    dossier: await presentDossier(db, row),
+    dossier: await presentDossier(db, access, row),
     content,
     items: await presentItems(db, access, items),
     subscribed: marks.subscribed,

@@ -1,4 +1,11 @@
-import { dossierUpdateSchema, dossierWriteSchema } from '@dossierbase/core';
+import {
+  dossierIdParamSchema,
+  dossierIdSchema,
+  dossierUpdateSchema,
+  dossierWriteSchema,
+  idParamSchema,
+  idSchema,
+} from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser, currentUserForEntity } from '../../auth/current-user';
@@ -20,30 +27,33 @@ import {
 } from './service';
 
 const tags = ['content-dossier'];
-const idParams = z.object({ id: z.coerce.number().int().positive() });
-const id = z.coerce.number().int().positive();
-const listParams = z.object({ dossierId: id, displayItemId: id });
-const optionIds = z.object({ values: z.array(z.number().int().positive()).max(500) });
-const positionQuery = z.object({ displayPosition: z.coerce.number().int().positive().optional() });
+const idParams = z.object({ id: dossierIdParamSchema });
+const listParams = z.object({ dossierId: dossierIdParamSchema, displayItemId: idParamSchema });
+const optionIds = z.object({ values: z.array(idSchema).max(500) });
+const positionQuery = z.object({ displayPosition: idParamSchema.optional() });
 
 export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
-  app.post('/contentdossier', { schema: { body: dossierWriteSchema, tags } }, async (request, reply) => {
-    const { user, environmentId } = await currentUserForEntity(request, request.body.defDossier);
-    const scope = await openEntityScope(db, user, request.body.defDossier, environmentId);
-    const id = await createDossier(db, scope, request.body);
-    return reply.code(201).send({ id });
-  });
+  app.post(
+    '/contentdossier',
+    { config: { access: 'signedIn' }, schema: { body: dossierWriteSchema, tags } },
+    async (request, reply) => {
+      const { user, environmentId } = await currentUserForEntity(request, request.body.defDossier);
+      const scope = await openEntityScope(db, user, request.body.defDossier, environmentId);
+      const id = await createDossier(db, scope, request.body);
+      return reply.code(201).send({ id });
+    },
+  );
 
   app.get(
     '/contentdossier/:id',
-    { schema: { params: idParams, querystring: positionQuery, tags } },
+    { config: { access: 'signedIn' }, schema: { params: idParams, querystring: positionQuery, tags } },
     async (request) => {
       const user = await currentUser(request);
       const { dossier, ...scope } = await openDossier(db, user, request.params.id, 'show');
       const items = await detailItems(db, scope, request.query.displayPosition);
-      const content = await dossierContent(db, dossier, items);
+      const content = await dossierContent(db, scope.access, dossier, items);
       return presentDetail(
         db,
         scope.access,
@@ -57,7 +67,10 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     '/contentdossier/:id',
-    { schema: { params: idParams, querystring: positionQuery, body: dossierUpdateSchema, tags } },
+    {
+      config: { access: 'signedIn' },
+      schema: { params: idParams, querystring: positionQuery, body: dossierUpdateSchema, tags },
+    },
     async (request) => {
       const user = await currentUser(request);
       const { dossier, ...scope } = await openDossier(db, user, request.params.id, 'edit');
@@ -73,25 +86,35 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
     ['archive', true],
     ['dearchive', false],
   ] as const) {
-    app.get(`/contentdossier/:id/${path}`, { schema: { params: idParams, tags } }, async (request) => {
-      const user = await currentUser(request);
-      const { dossier, ...scope } = await openDossier(db, user, request.params.id, 'show');
-      await setArchived(db, scope, dossier, archived);
-      return { id: Number(dossier.id), archived };
-    });
+    // POST, never GET: a link or an image elsewhere must not change a dossier (spec's GET, issue 12).
+    app.post(
+      `/contentdossier/:id/${path}`,
+      { config: { access: 'signedIn' }, schema: { params: idParams, tags } },
+      async (request) => {
+        const user = await currentUser(request);
+        const { dossier, ...scope } = await openDossier(db, user, request.params.id, 'show');
+        await setArchived(db, scope, dossier, archived);
+        return { id: Number(dossier.id), archived };
+      },
+    );
   }
 
-  app.delete('/contentdossier/:id', { schema: { params: idParams, tags } }, async (request) => {
-    const user = await currentUser(request);
-    const { dossier, ...scope } = await openDossier(db, user, request.params.id, 'show');
-    await deleteDossier(db, scope, dossier);
-    return { id: Number(dossier.id) };
-  });
+  app.delete(
+    '/contentdossier/:id',
+    { config: { access: 'signedIn' }, schema: { params: idParams, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const { dossier, ...scope } = await openDossier(db, user, request.params.id, 'show');
+      await deleteDossier(db, scope, dossier);
+      return { id: Number(dossier.id) };
+    },
+  );
 
   for (const method of ['POST', 'DELETE'] as const) {
     app.route({
       method,
       url: '/contentdossier/:id/favorite',
+      config: { access: 'signedIn' },
       schema: { params: idParams, tags },
       handler: async (request) => {
         const user = await currentUser(request);
@@ -102,9 +125,10 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   }
 
-  app.get(
+  app.post(
     '/contentdossier/:id/subscription/:flag',
     {
+      config: { access: 'signedIn' },
       schema: {
         params: idParams.extend({ flag: z.enum(['0', '1']) }),
         tags,
@@ -121,7 +145,7 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/contentlist/:dossierId/:displayItemId/set',
-    { schema: { params: listParams, body: optionIds, tags } },
+    { config: { access: 'signedIn' }, schema: { params: listParams, body: optionIds, tags } },
     async (request) => {
       const user = await currentUser(request);
       const { dossier, ...scope } = await openDossier(db, user, request.params.dossierId, 'edit');
@@ -132,7 +156,7 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/contentlist/:dossierId/:displayItemId/add',
-    { schema: { params: listParams, body: optionIds, tags } },
+    { config: { access: 'signedIn' }, schema: { params: listParams, body: optionIds, tags } },
     async (request) => {
       const user = await currentUser(request);
       const { dossier, ...scope } = await openDossier(db, user, request.params.dossierId, 'edit');
@@ -143,7 +167,10 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/contentlist/:dossierId/:displayItemId/remove/:optionId',
-    { schema: { params: listParams.extend({ optionId: id }), tags } },
+    {
+      config: { access: 'signedIn' },
+      schema: { params: listParams.extend({ optionId: idParamSchema }), tags },
+    },
     async (request) => {
       const user = await currentUser(request);
       const { dossier, ...scope } = await openDossier(db, user, request.params.dossierId, 'edit');
@@ -157,8 +184,9 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/displayposition/credentials',
     {
+      config: { access: 'signedIn' },
       schema: {
-        body: z.object({ defDossier: id, ids: z.array(z.coerce.number().int().positive()).max(1000) }),
+        body: z.object({ defDossier: idSchema, ids: z.array(dossierIdSchema).max(1000) }),
         tags,
       },
     },
@@ -172,11 +200,12 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/contentdossier/is-credential-allowed',
     {
+      config: { access: 'signedIn' },
       schema: {
         querystring: z.object({
-          defDossier: id,
+          defDossier: idParamSchema,
           credential: z.string().min(1).max(50).default('edit'),
-          dossier: id.optional(),
+          dossier: dossierIdParamSchema.optional(),
         }),
         tags,
       },

@@ -23,8 +23,11 @@ import { configCached } from '../../policy/config-cache';
 import { type LinkRow, type VisibleItem, visibleItems, visibleListOptions } from '../../policy/display-item';
 import { type EntityScope, entityPermissions, openEntityScope } from '../../policy/entity';
 import type { EnvironmentAccess } from '../../policy/environment';
-import { sanitiseRichText } from '../../sanitise/rich-text';
+import { readerSummaryKeys } from '../../policy/summary';
+import { visibleSummary } from '../../query/visible-summary';
+import { sanitiseStoredRichText } from '../../sanitise/rich-text';
 import { fileValueProblem } from '../file/service';
+import { computeSummary, hasEmptyText, summaryConfig, withIdWhenEmpty } from './summary';
 
 export type DossierRow = Selectable<ContentDossierTable>;
 export type EntityRow = Selectable<DefDossierTable>;
@@ -43,7 +46,7 @@ const forwardLinkId = (link: LinkRow) => (isBacklink(link) ? (link.back_link_id 
 /** Loads a dossier and the user's scope on its entity; 404 unknown, 403 when `action` is missing. */
 export async function openDossier(db: Db, user: UserRow, id: number, action: PermissionAction) {
   const dossier = await db.selectFrom('content_dossier').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!dossier) throw notFound('Dossier not found');
+  if (!dossier) throw notFound();
   const scope = await openEntityScope(db, user, dossier.def_dossier_id);
   if (!scope.permissions.has(action)) throw forbidden();
   return { dossier, ...scope };
@@ -159,7 +162,7 @@ async function normaliseValues(
       }
     }
     if (type === 'textarea' && typeof value === 'string') {
-      value = sanitiseRichText(value);
+      value = await sanitiseStoredRichText(db, scope.access.environment.id, value);
       if (value === '') value = null;
     }
     out.values[String(v.dataField.id)] = value;
@@ -272,7 +275,7 @@ async function duplicates(
     if (typeof value !== 'string' || value === '') continue;
     let query = db
       .selectFrom('content_dossier')
-      .select(['id', 'summary'])
+      .select(['id', 'summary', 'summaries'])
       .where('environment_id', '=', scope.access.environment.id)
       .where('def_dossier_id', '=', scope.entity.id)
       .where(sql<string>`"values" ->> ${String(v.dataField.id)}`, '=', value);
@@ -280,7 +283,8 @@ async function duplicates(
     const rows = await query.limit(10).execute();
     if (rows.length) {
       errors[String(v.item.id)] = DOSSIER_MESSAGES.duplicate;
-      for (const row of rows) existing.set(Number(row.id), row.summary);
+      const key = (await readerSummaryKeys(db, scope.access)).get(scope.entity.id);
+      for (const row of rows) existing.set(Number(row.id), visibleSummary(row, key));
     }
   }
   if (Object.keys(errors).length === 0) return;
@@ -344,64 +348,6 @@ async function computeServerValues(
     }
   }
 }
-
-/** The entity's 'summary' view items in order, with the options of list and tree fields; configuration, cached. */
-function summaryItems(db: Db, access: EnvironmentAccess, entityId: number) {
-  return configCached(access, `summary-items:${entityId}`, async () => {
-    const rows = await db
-      .selectFrom('display_item as i')
-      .innerJoin('def_dossier_def_field as d', 'd.id', 'i.def_dossier_def_field_id')
-      .innerJoin('def_field as f', 'f.id', 'd.def_field_id')
-      .select(['d.id', 'd.settings as data_settings', 'f.type', 'f.settings', 'f.id as field_id'])
-      .where('i.def_dossier_id', '=', entityId)
-      .where('i.view', '=', 'summary')
-      .orderBy('i.rank')
-      .orderBy('i.col')
-      .orderBy('i.id')
-      .execute();
-    const optionFields = rows.filter((r) => r.type === 'list' || r.type === 'tree').map((r) => r.field_id);
-    const options = optionFields.length
-      ? await db
-          .selectFrom('def_field_list')
-          .select(['id', 'def_field_id', 'translations'])
-          .where('def_field_id', 'in', optionFields)
-          .execute()
-      : [];
-    return rows.map((row) => ({
-      ...row,
-      settings: parseFieldSettings(row.type, { ...row.settings, ...row.data_settings }),
-      ctx: (optionFields.includes(row.field_id)
-        ? {
-            options: options
-              .filter((o) => o.def_field_id === row.field_id)
-              .map((o) => ({ id: o.id, label: o.translations[0]?.text })),
-          }
-        : {}) satisfies FieldContext,
-    }));
-  });
-}
-
-/**
- * The summary: the formatted values of the entity's 'summary' view items joined by a space; empty
- * when none has a value (the dossier is then summarised by its id, see summaryOrId).
- */
-async function computeSummary(
-  db: Db,
-  access: EnvironmentAccess,
-  entityId: number,
-  values: Record<string, unknown>,
-) {
-  const parts: string[] = [];
-  for (const item of await summaryItems(db, access, entityId)) {
-    const value = values[String(item.id)];
-    if (isEmptyFieldValue(value)) continue;
-    const text = getFieldType(item.type).format(value, item.settings, 'nl', item.ctx).trim();
-    if (text) parts.push(text);
-  }
-  return parts.join(' ').slice(0, 1000);
-}
-
-const summaryOrId = (summary: string, id: number) => summary || `#${id}`;
 
 async function writeLog(
   db: Db,
@@ -509,14 +455,15 @@ export async function createDossier(
   return db.transaction().execute(async (trx) => {
     const values = { ...normalised.values };
     await computeServerValues(db, trx, scope, values, true);
-    const summary = await computeSummary(db, scope.access, scope.entity.id, values);
+    const stored = computeSummary(await summaryConfig(db, scope.access, scope.entity.id), values);
     const row = await trx
       .insertInto('content_dossier')
       .values({
         environment_id: scope.access.environment.id,
         def_dossier_id: scope.entity.id,
         values: JSON.stringify(values),
-        summary,
+        summary: stored.summary,
+        summaries: stored.summaries && JSON.stringify(stored.summaries),
         created_by: scope.access.user.id,
         modified_by: scope.access.user.id,
       })
@@ -524,12 +471,14 @@ export async function createDossier(
       .executeTakeFirstOrThrow();
     const id = Number(row.id);
     // a dossier without summary values is summarised by its id, known only now
-    if (!summary)
+    if (hasEmptyText(stored)) {
+      const withId = withIdWhenEmpty(stored, id);
       await trx
         .updateTable('content_dossier')
-        .set({ summary: summaryOrId(summary, id) })
+        .set({ summary: withId.summary, summaries: withId.summaries && JSON.stringify(withId.summaries) })
         .where('id', '=', id)
         .execute();
+    }
     for (const l of normalised.links) {
       if (l.item.link) await writeLinks(trx, scope.access.environment.id, id, l.item.link, l.ids);
     }
@@ -591,12 +540,14 @@ export async function updateDossier(
   await db.transaction().execute(async (trx) => {
     await computeServerValues(db, trx, scope, values, false);
     const id = Number(dossier.id);
-    const summary = summaryOrId(await computeSummary(db, scope.access, scope.entity.id, values), id);
+    const config = await summaryConfig(db, scope.access, scope.entity.id);
+    const stored = withIdWhenEmpty(computeSummary(config, values), id);
     await trx
       .updateTable('content_dossier')
       .set({
         values: JSON.stringify(values),
-        summary,
+        summary: stored.summary,
+        summaries: stored.summaries && JSON.stringify(stored.summaries),
         modified_by: scope.access.user.id,
         modified_at: new Date(),
       })
@@ -627,7 +578,7 @@ export async function detailItems(db: Db, scope: EntityScope, displayPosition?: 
     .where('id', '=', displayPosition)
     .where('def_dossier_id', '=', scope.entity.id)
     .executeTakeFirst();
-  if (!position) throw notFound('Display position not found');
+  if (!position) throw notFound();
   return items.filter((v) => v.item.display_position_id === displayPosition);
 }
 
@@ -641,9 +592,18 @@ function systemValue(dossier: DossierRow, type: string, settings: unknown) {
   return (key === 'modified_by' ? dossier.modified_by : dossier.created_by) ?? null;
 }
 
-/** Display item id -> value; links as the linked dossiers (the user has show on the child entity). */
-export async function dossierContent(db: Db, dossier: DossierRow, items: VisibleItem[]) {
+/**
+ * Display item id -> value; links as the linked dossiers (the user has show on the child entity), with
+ * the summaries the user may see.
+ */
+export async function dossierContent(
+  db: Db,
+  access: EnvironmentAccess,
+  dossier: DossierRow,
+  items: VisibleItem[],
+) {
   const values = dossier.values as Record<string, unknown>;
+  const summaryKeys = await readerSummaryKeys(db, access);
   const content: Record<string, unknown> = {};
   for (const v of items) {
     if (v.dataField && (v.field?.type === 'systemdate' || v.field?.type === 'systemuser'))
@@ -654,7 +614,7 @@ export async function dossierContent(db: Db, dossier: DossierRow, items: Visible
       const rows = ids.length
         ? await db
             .selectFrom('content_dossier')
-            .select(['id', 'summary', 'def_dossier_id', 'archived'])
+            .select(['id', 'summary', 'summaries', 'def_dossier_id', 'archived'])
             .where('id', 'in', ids)
             .where('environment_id', '=', dossier.environment_id)
             .execute()
@@ -662,9 +622,9 @@ export async function dossierContent(db: Db, dossier: DossierRow, items: Visible
       const byId = new Map(rows.map((row) => [Number(row.id), row]));
       content[String(v.item.id)] = ids.flatMap((id) => {
         const row = byId.get(id);
-        return row
-          ? [{ id, summary: row.summary, def_dossier_id: row.def_dossier_id, archived: row.archived }]
-          : [];
+        if (!row) return [];
+        const summary = visibleSummary(row, summaryKeys.get(row.def_dossier_id));
+        return [{ id, summary, def_dossier_id: row.def_dossier_id, archived: row.archived }];
       });
     }
   }
