@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dossierIdSchema } from '../api/ids';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
 import { flag, idValueSchema, labelIds, normaliseIds, optionalIdSetting } from './shared';
 import type { FieldType } from './types';
@@ -45,8 +46,9 @@ export type LinkSettings = z.output<typeof linkSettingsSchema>;
 export const linkField: FieldType<typeof linkSettingsSchema, number | number[]> = {
   type: 'link',
   settingsSchema: linkSettingsSchema,
-  valueSchema: (settings) => idValueSchema(settings.multiple),
-  normalise: (raw, settings) => normaliseIds(raw, settings.multiple, LINK_MESSAGES),
+  valueSchema: (settings) => idValueSchema(settings.multiple, dossierIdSchema),
+  normalise: (raw, settings) =>
+    normaliseIds(raw, settings.multiple, LINK_MESSAGES, undefined, Number.MAX_SAFE_INTEGER),
   operators: OPERATORS_BY_FIELD_TYPE.link, // links use link conditions instead
   aggregations: ['unique', 'count'],
   sortable: (settings) => !settings.multiple, // spec: multiple links are not sortable

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MAX_INT4 } from '../api/common';
 import type { FieldTypeName } from './types';
 
 // One map of query-condition operators per field type (spec document 1, section 5), read by the
@@ -130,7 +131,7 @@ export function isOperatorAllowed(fieldType: FieldTypeName, operator: string): o
 
 const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'Enter a valid date');
 const wholeNumber = z.coerce.number().int('Enter a whole number').min(0).max(100_000);
-const id = z.coerce.number().int().positive();
+const id = z.coerce.number().int().positive().max(MAX_INT4);
 const split = (s: string) => s.split(',').map((p) => p.trim());
 // "a,b": both parts must pass `item`
 const pair = (item: z.ZodType) =>

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { MAX_INT4 } from '../api/common';
+import { idSchema } from '../api/ids';
 import type { FieldContext, NormaliseResult } from './types';
 
 export const ok = <V>(value: V | null): NormaliseResult<V> => ({ ok: true, value });
@@ -25,14 +27,17 @@ export function asText(raw: unknown): string | null {
   return null;
 }
 
-/** An id as number: 12, '12' or {id: 12}. */
-export function asId(raw: unknown): number | null {
+/**
+ * An id as number: 12, '12' or {id: 12}. Ids of `integer` columns (options, users, files) go up to
+ * MAX_INT4; dossier ids (bigint) pass their own `max`.
+ */
+export function asId(raw: unknown, max: number = MAX_INT4): number | null {
   let v = raw;
   if (typeof v === 'object' && v !== null && !Array.isArray(v) && Object.hasOwn(v, 'id')) {
     v = (v as { id: unknown }).id;
   }
-  if (typeof v === 'string' && /^\d{1,15}$/.test(v.trim())) v = Number(v.trim());
-  return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 ? v : null;
+  if (typeof v === 'string' && /^\d{1,16}$/.test(v.trim())) v = Number(v.trim());
+  return typeof v === 'number' && Number.isSafeInteger(v) && v > 0 && v <= max ? v : null;
 }
 
 /**
@@ -46,24 +51,27 @@ export function normaliseIds(
   multiple: false,
   m: IdMessages,
   known?: Known,
+  max?: number,
 ): NormaliseResult<number>;
 export function normaliseIds(
   raw: unknown,
   multiple: boolean,
   m: IdMessages,
   known?: Known,
+  max?: number,
 ): NormaliseResult<number | number[]>;
 export function normaliseIds(
   raw: unknown,
   multiple: boolean,
   messages: IdMessages,
   known?: Known,
+  max?: number,
 ): NormaliseResult<number | number[]> {
   if (isEmpty(raw)) return ok(null);
   const items = Array.isArray(raw) ? raw : [raw];
   const ids: number[] = [];
   for (const item of items) {
-    const id = asId(item);
+    const id = asId(item, max);
     if (id === null) return fail(messages.invalid);
     if (!ids.includes(id)) ids.push(id);
   }
@@ -91,9 +99,12 @@ export function labelIds(
     .join(', ');
 }
 
-export const idSchema = z.number().int().positive();
-export function idValueSchema(multiple: boolean): z.ZodType<number | number[] | null> {
-  return multiple ? z.array(idSchema).min(1).nullable() : idSchema.nullable();
+export { idSchema };
+export function idValueSchema(
+  multiple: boolean,
+  id: z.ZodType<number> = idSchema,
+): z.ZodType<number | number[] | null> {
+  return multiple ? z.array(id).min(1).max(10_000).nullable() : id.nullable();
 }
 
 export const flag = (value = false) => z.boolean().default(value);

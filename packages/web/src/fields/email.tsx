@@ -1,4 +1,5 @@
 import { Anchor } from '@mantine/core';
+import { mailtoHref } from './helpers';
 import { NormalisedTextInput } from './shared';
 import type { FieldDisplayProps, FieldEditorProps } from './types';
 
@@ -8,7 +9,10 @@ export function EmailEditor(props: FieldEditorProps) {
   );
 }
 
+/** A valid address is a mailto: link; anything else in the field shows as plain text. */
 export function EmailDisplay({ value }: FieldDisplayProps) {
   if (typeof value !== 'string' || value === '') return null;
-  return <Anchor href={`mailto:${value}`}>{value}</Anchor>;
+  const href = mailtoHref(value);
+  if (!href) return <span>{value}</span>;
+  return <Anchor href={href}>{value}</Anchor>;
 }

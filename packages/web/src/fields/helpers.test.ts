@@ -23,6 +23,7 @@ import {
   itemOptions,
   itemSettings,
   linkPageSize,
+  mailtoHref,
   operatorLabelKey,
   optionLabel,
   parseSettings,
@@ -326,6 +327,13 @@ describe('registry glue', () => {
   it('allows only http(s) hrefs', () => {
     expect(safeHref('https://x.nl')).toBe('https://x.nl');
     expect(safeHref('javascript:alert(1)')).toBeNull();
+  });
+
+  it('makes a mailto: link only of a valid address', () => {
+    expect(mailtoHref('ann@example.org')).toBe('mailto:ann@example.org');
+    expect(mailtoHref('<img src=x onerror=alert(1)>@example.org')).toBeNull();
+    expect(mailtoHref('ann@example.org?bcc=all@example.org')).toBeNull();
+    expect(mailtoHref(42)).toBeNull();
   });
 
   it('labels operators and splits ranges', () => {

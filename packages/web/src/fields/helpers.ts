@@ -4,6 +4,7 @@ import {
   type DisplayItem,
   dateField,
   dateSettingsSchema,
+  emailField,
   type FieldContext,
   type FieldTypeName,
   fieldTypes,
@@ -369,6 +370,13 @@ export function dossierHref(id: number): string {
 /** http(s) links only; the registry's normalise already refuses other schemes on input. */
 export function safeHref(url: unknown): string | null {
   return typeof url === 'string' && /^https?:\/\//i.test(url) ? url : null;
+}
+
+/** A mailto: link only for a valid address: anything else stored in an e-mail field stays text. */
+export function mailtoHref(email: unknown): string | null {
+  return typeof email === 'string' && emailField.valueSchema({}).safeParse(email).success
+    ? `mailto:${email}`
+    : null;
 }
 
 // ---------- amounts

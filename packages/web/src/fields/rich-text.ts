@@ -4,17 +4,16 @@ import {
   RICH_TEXT_LIST_TAGS,
   RICH_TEXT_TAGS,
 } from '@dossierbase/core';
-import DOMPurify from 'dompurify';
+import { sanitiseHtml } from './safe-html';
 
 // Rich text (textarea) markup in the browser: the one whitelist of core, for display and for what the
 // editor emits.
 
 /** Keeps only the whitelisted tags and attributes (list mode: fewer tags, no style). */
 export function sanitiseRichText(html: string, listMode = false): string {
-  return DOMPurify.sanitize(html, {
-    ALLOWED_TAGS: [...(listMode ? RICH_TEXT_LIST_TAGS : RICH_TEXT_TAGS)],
-    ALLOWED_ATTR: listMode ? RICH_TEXT_LIST_ATTRIBUTES : RICH_TEXT_ATTRIBUTES,
-  });
+  return listMode
+    ? sanitiseHtml(html, RICH_TEXT_LIST_TAGS, RICH_TEXT_LIST_ATTRIBUTES)
+    : sanitiseHtml(html, RICH_TEXT_TAGS, RICH_TEXT_ATTRIBUTES);
 }
 
 /** Spec: font sizes 8 to 48 pt in the editor. */
