@@ -42,7 +42,7 @@ export async function adminSetup(t: TestApp): Promise<AdminSetup> {
 export const put = (client: TestClient, url: string, payload: unknown) =>
   client.request({ method: 'PUT', url, payload: payload as InjectOptions['payload'] });
 
-/** 403 with the general message (the member), or 403/404 without data (another tenant's admin). */
+/** 403 with the general message (the member), or 404 without data (another tenant's admin). */
 export function expectRefused(response: LightMyRequestResponse, what: string) {
   expect([403, 404], `${what}: ${response.body}`).toContain(response.statusCode);
   if (response.statusCode === 403) expect(response.json(), what).toEqual({ message: FORBIDDEN_MESSAGE });
@@ -52,3 +52,13 @@ export function expectForbidden(response: LightMyRequestResponse, what: string) 
   expect(response.statusCode, `${what}: ${response.body}`).toBe(403);
   expect(response.json(), what).toEqual({ message: FORBIDDEN_MESSAGE });
 }
+
+/** 404 with nothing but 'Not found': what an unknown id and another tenant's id both answer. */
+export function expectNotFound(response: LightMyRequestResponse, what: string) {
+  expect(response.statusCode, `${what}: ${response.body}`).toBe(404);
+  expect(response.json(), what).toEqual({ message: 'Not found' });
+}
+
+/** The ordinary member lacks a permission (403); another tenant's admin is told nothing exists (404). */
+export const refusalOf = (label: 'member' | 'outsider') =>
+  label === 'member' ? expectForbidden : expectNotFound;

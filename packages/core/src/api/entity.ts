@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FIELD_TYPE_NAMES } from '../fields/types';
-import { REQUIRED_MESSAGE } from './common';
+import { MAX_INT4, REQUIRED_MESSAGE } from './common';
+import { idSchema } from './ids';
 
 // Entity configuration (spec document 3): request schemas (camelCase references, as the spec's
 // client sends them) and wire shapes (snake_case). Server and web both use these.
@@ -15,6 +16,7 @@ export const ENTITY_MESSAGES = {
   unknownFieldType: 'Unknown field type',
   locationFixed: 'The location of a display item cannot be changed',
   notBelowZero: 'Must be 0 or more',
+  nothingToChange: 'Give at least one field to change',
 } as const;
 
 export const PERMISSION_ACTIONS = [
@@ -88,17 +90,23 @@ export const sanitiseLinkName = (name: string) =>
     .replace(/_{2,}/g, '_');
 
 const required = () => z.string({ error: REQUIRED_MESSAGE }).trim().min(1, REQUIRED_MESSAGE).max(255);
-const id = () => z.number({ error: REQUIRED_MESSAGE }).int().positive();
+const id = () => idSchema;
 const culture = z.string().min(2).max(10);
 const settings = z.record(z.string(), z.unknown()).default({});
-const notNegative = () => z.number({ error: REQUIRED_MESSAGE }).int().min(0, ENTITY_MESSAGES.notBelowZero);
+const notNegative = () =>
+  z
+    .number({ error: REQUIRED_MESSAGE })
+    .int()
+    .min(0, ENTITY_MESSAGES.notBelowZero)
+    .max(MAX_INT4, `At most ${MAX_INT4}`);
 
 type PatchShape<T extends z.ZodRawShape> = {
   [K in keyof T]: z.ZodOptional<T[K] extends z.ZodDefault<infer Inner> ? Inner : T[K]>;
 };
 /**
  * A PATCH body: every field optional and no defaults filled in, so a field the client leaves out
- * stays as it is (`.partial()` alone would still apply `.default(...)` and reset it).
+ * stays as it is (`.partial()` alone would still apply `.default(...)` and reset it). A body that
+ * names no field at all is refused: it asks for nothing.
  */
 export function patchSchema<T extends z.ZodRawShape>(schema: z.ZodObject<T>): z.ZodObject<PatchShape<T>> {
   const shape = Object.fromEntries(
@@ -107,7 +115,9 @@ export function patchSchema<T extends z.ZodRawShape>(schema: z.ZodObject<T>): z.
       (field instanceof z.ZodDefault ? (field.unwrap() as z.ZodType) : (field as z.ZodType)).optional(),
     ]),
   );
-  return z.object(shape) as unknown as z.ZodObject<PatchShape<T>>;
+  return z.object(shape).refine((body) => Object.values(body).some((value) => value !== undefined), {
+    message: ENTITY_MESSAGES.nothingToChange,
+  }) as unknown as z.ZodObject<PatchShape<T>>;
 }
 
 // ---------- base fields (/api/deffield) and list options (/api/deffieldlist)
@@ -182,7 +192,7 @@ export const defFieldListCreateSchema = z.object({
   default: z.boolean().default(false),
   translations: z.array(listOptionTranslationSchema).min(1, REQUIRED_MESSAGE),
   settings: z
-    .object({ roles: z.array(z.number().int().positive()).default([]) })
+    .object({ roles: z.array(idSchema).max(1000).default([]) })
     .catchall(z.unknown())
     .default({ roles: [] }),
 });
@@ -210,7 +220,7 @@ export const defDossierCreateSchema = z.object({
   uuid: z.uuid().optional(),
   type: z.enum(DEF_DOSSIER_TYPES).default('main'),
   rank: notNegative().default(0),
-  visibility_roles: z.array(z.number().int().positive()).default([]),
+  visibility_roles: z.array(idSchema).max(1000).default([]),
   archivable: z.boolean().default(false),
   translations: z.array(defDossierTranslationSchema).min(1, REQUIRED_MESSAGE),
   /** add_continue, layout_sidebar, detail_layout, hiddenfields, conditions, query_settings, address_lookup_settings, calendar/gantt/kanban/timeline settings */
@@ -364,8 +374,8 @@ export const displayItemCreateSchema = z.object({
   col: notNegative().default(1),
   rank: notNegative().default(1),
   colspan: notNegative().default(12),
-  rowspan: z.number().int().default(0),
-  roles: z.array(z.number().int().positive()).default([]),
+  rowspan: notNegative().default(0),
+  roles: z.array(idSchema).max(1000).default([]),
   permissions_type: z.enum(PERMISSION_TYPES).default('EXCLUDE_SELECTED_ROLES'),
   defaultPermissionType: z.string().optional(),
   translations: z.array(displayItemTranslationSchema).default([]),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { listQuerySchema, REQUIRED_MESSAGE } from './common';
+import { listQuerySchema, MAX_INT4, REQUIRED_MESSAGE } from './common';
+import { ID_MESSAGE, idParamSchema, idSchema } from './ids';
 
 export const ENVIRONMENT_CREDENTIALS = [
   'environment-admin',
@@ -81,7 +82,7 @@ export interface Environment {
 
 export const environmentListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(ENVIRONMENT_PAGE_SIZE),
-  page: z.coerce.number().int().min(0).default(0),
+  page: z.coerce.number().int().min(0).max(MAX_INT4).default(0),
   name: z.string().max(200).optional(),
 });
 
@@ -100,11 +101,11 @@ export const environmentCreateSchema = z.object({
     .max(2000, 'At most 2000 characters'),
   /** data: URL of a PNG or JPEG image. */
   image: z.string().nullable().optional(),
-  template: z.number().int().positive().nullable().optional(),
+  template: idSchema.nullable().optional(),
 });
 
 export const environmentLocaleCreateSchema = z.object({
-  environment: z.number({ error: REQUIRED_MESSAGE }).int().positive(),
+  environment: idSchema,
   code: z.string({ error: REQUIRED_MESSAGE }).min(1, REQUIRED_MESSAGE).max(10),
 });
 
@@ -118,13 +119,14 @@ export interface TemplateSummary {
 
 /** GET /api/user: the members of an environment, for user pickers and user names. */
 export const userListQuerySchema = listQuerySchema.extend({
-  environment: z.coerce.number().int().positive(),
+  environment: idParamSchema,
   name: z.string().trim().max(100).optional(),
   active: z.enum(['0', '1']).optional(),
   /** comma-separated user ids, to show names of stored values */
   ids: z
     .string()
     .regex(/^\d{1,10}(,\d{1,10}){0,199}$/, 'Enter user ids separated by commas')
+    .refine((ids) => ids.split(',').every((id) => idParamSchema.safeParse(id).success), ID_MESSAGE)
     .optional(),
 });
 

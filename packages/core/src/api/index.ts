@@ -4,3 +4,4 @@ export * from './dossier';
 export * from './entity';
 export * from './environment';
 export * from './file';
+export * from './ids';

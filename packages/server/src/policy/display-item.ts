@@ -28,10 +28,16 @@ export interface VisibleItem {
   link: LinkRow | null;
 }
 
+type ItemRoles = Pick<DisplayItemRow, 'roles' | 'permissions_type'>;
+
 /** Role visibility of one item (spec 2 section 5, "Visibility by role"); admins bypass. */
-export function itemVisibleForRoles(access: EnvironmentAccess, item: DisplayItemRow): boolean {
+export function itemVisibleForRoles(access: EnvironmentAccess, item: ItemRoles): boolean {
   if (isEnvironmentAdmin(access)) return true;
-  const roleIds = new Set(access.membership?.role_ids ?? []);
+  return itemVisibleToRoleIds(new Set(access.membership?.role_ids ?? []), item);
+}
+
+/** Role visibility of one item for a member holding these roles (not an environment admin). */
+export function itemVisibleToRoleIds(roleIds: ReadonlySet<number>, item: ItemRoles): boolean {
   const matches = item.roles.some((role) => roleIds.has(role));
   return item.permissions_type === 'INCLUDE_SELECTED_ROLES' ? matches : !matches;
 }

@@ -41,7 +41,7 @@ export async function entityInEnvironment(db: Db, access: EnvironmentAccess, def
       .where('environment_id', '=', access.environment.id)
       .executeTakeFirst(),
   );
-  if (!entity) throw notFound('Entity not found');
+  if (!entity) throw notFound();
   return entity;
 }
 
@@ -69,7 +69,7 @@ export async function openEntityScope(
       .select('environment_id')
       .where('id', '=', defDossierId)
       .executeTakeFirst();
-    if (!row) throw notFound('Entity not found');
+    if (!row) throw notFound();
     envId = row.environment_id;
   }
   const access = await openEnvironment(db, user, envId);

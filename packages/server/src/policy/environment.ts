@@ -156,8 +156,9 @@ export async function readSignedInUser(
 }
 
 /**
- * Loads the environment for a user who wants to work in it: 404 when it does not exist,
- * 403 when they are not a member, 403 with the inactive message when it is switched off.
+ * Loads the environment for a user who wants to work in it: 404 when it does not exist or they are
+ * not a member (the same answer, so another tenant's ids do not tell that they exist), 403 with the
+ * inactive message when it is switched off.
  */
 export async function openEnvironment(
   db: Db,
@@ -168,9 +169,9 @@ export async function openEnvironment(
   const read = known?.has(environmentId)
     ? (known.get(environmentId) as EnvironmentRead)
     : ((await readUserAndEnvironment(db, user.id, environmentId, null))?.read ?? null);
-  if (!read) throw notFound('Environment not found');
+  if (!read) throw notFound();
   const { environment, membership } = read;
-  if (!membership && !seesAllEnvironments(user)) throw forbidden();
+  if (!membership && !seesAllEnvironments(user)) throw notFound();
   if (!environment.active) throw forbidden(ENVIRONMENT_MESSAGES.inactive);
   return { environment, membership, user };
 }

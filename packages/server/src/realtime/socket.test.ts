@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { ENVIRONMENT_MESSAGES, FORBIDDEN_MESSAGE } from '@dossierbase/core';
+import { ENVIRONMENT_MESSAGES } from '@dossierbase/core';
 import type { FastifyInstance } from 'fastify';
 import type { Server } from 'socket.io';
 import { io as connect, type Socket } from 'socket.io-client';
@@ -8,7 +8,7 @@ import { buildEnvironment, buildUser } from '../../test/factories';
 import { createTestDatabase, TestClient, type TestDatabase, testConfig } from '../../test/test-app';
 import { buildApp } from '../app';
 import { ACCESS_COOKIE } from '../auth/session';
-import { attachRealtime, environmentRoom } from './socket';
+import { attachRealtime, environmentRoom, JOIN_MESSAGES } from './socket';
 
 // attachRealtime adds hooks, so it runs before ready(): this suite builds its own app.
 let database: TestDatabase;
@@ -99,26 +99,48 @@ describe('socket.io', () => {
     const inactive = await buildEnvironment(database.db, { active: false, members: [{ user }] });
     const socket = await signedInSocket(user);
 
-    expect(await join(socket, { environment: theirs.id })).toEqual({ ok: false, message: FORBIDDEN_MESSAGE });
+    // another tenant's environment answers as an unknown one does
+    expect(await join(socket, { environment: theirs.id })).toEqual({ ok: false, message: 'Not found' });
     expect(await join(socket, { environment: inactive.id })).toEqual({
       ok: false,
       message: ENVIRONMENT_MESSAGES.inactive,
     });
     expect(await join(socket, { environment: 99999999 })).toEqual({
       ok: false,
-      message: 'Environment not found',
+      message: 'Not found',
     });
     expect(await socketsIn(theirs.id)).toBe(0);
     expect(await socketsIn(inactive.id)).toBe(0);
   });
 
-  test('an invalid join payload is refused', async () => {
+  test('an invalid join payload is refused with a fixed message, never a database error', async () => {
     const user = await buildUser(database.db);
     const socket = await signedInSocket(user);
-    for (const payload of [{ environment: 'abc' }, {}, null, { environment: -1 }]) {
+    const payloads = [
+      { environment: 'abc' },
+      {},
+      null,
+      'x',
+      { environment: -1 },
+      { environment: 0 },
+      { environment: 1.5 },
+      // beyond PostgreSQL's integer: the database answered "value out of range" to the client
+      { environment: 9999999999 },
+      { environment: 2147483648 },
+      { environment: '9999999999' },
+      { environment: '0x10' },
+      { environment: ' 12' },
+      { environment: '1e3' },
+      { environment: '1\u0000' },
+    ];
+    for (const payload of payloads) {
       const answer = await join(socket, payload);
-      expect(answer.ok, JSON.stringify(payload)).toBe(false);
+      expect(answer, JSON.stringify(payload)).toEqual({ ok: false, message: JOIN_MESSAGES.invalid });
     }
+    // a join with a stray last argument instead of an acknowledgement is ignored; the socket still works
+    socket.emit('join', { environment: 9999999999 }, 'not a callback');
+    const environment = await buildEnvironment(database.db, { members: [{ user }] });
+    expect(await join(socket, { environment: String(environment.id) })).toEqual({ ok: true });
   });
 
   test('joining a second environment leaves the first room', async () => {
@@ -150,7 +172,7 @@ describe('socket.io', () => {
     const token = client.cookies.get(ACCESS_COOKIE);
     const socket = open(`${ACCESS_COOKIE}=${token}`);
     await connected(socket);
-    expect((await client.get('/api/logout_cookie')).statusCode).toBe(200);
+    expect((await client.post('/api/logout_cookie')).statusCode).toBe(200);
     expect(await join(socket, { environment: environment.id })).toEqual({
       ok: false,
       message: 'Not signed in',
@@ -165,5 +187,15 @@ describe('socket.io', () => {
     expect(none.message).toBe('Not signed in');
     const forged = await refused(open(`${ACCESS_COOKIE}=not-a-token`));
     expect(forged.message).toBe('Not signed in');
+  });
+
+  test('a cookie that is not valid percent-encoding is refused like a forged one (it ended the process)', async () => {
+    for (const value of ['%E0%A4%A', '%ZZ', '%']) {
+      const answer = await refused(open(`${ACCESS_COOKIE}=${value}`));
+      expect(answer.message, value).toBe('Not signed in');
+    }
+    // and the server still serves
+    const user = await buildUser(database.db);
+    expect((await signedInSocket(user)).connected).toBe(true);
   });
 });

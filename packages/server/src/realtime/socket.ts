@@ -1,3 +1,4 @@
+import { idParamSchema, idSchema, PASSWORD_UPDATE_REQUIRED } from '@dossierbase/core';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyInstance } from 'fastify';
 import { createClient } from 'redis';
@@ -5,16 +6,32 @@ import { Server } from 'socket.io';
 import { z } from 'zod';
 import { readSessionUser } from '../auth/current-user';
 import { ACCESS_COOKIE, type SessionClaims } from '../auth/session';
+import { HttpError } from '../http-errors';
 import { openEnvironment } from '../policy/environment';
+import { mustReplacePassword } from '../policy/user';
 
 export const environmentRoom = (environmentId: number) => `environment:${environmentId}`;
 
-const joinSchema = z.object({ environment: z.coerce.number().int().positive() });
+const joinSchema = z.object({ environment: z.union([idSchema, idParamSchema]) });
+
+type JoinAnswer = { ok: boolean; message?: string };
+
+/** The answers a refused join may carry: fixed texts, never an error's own message. */
+export const JOIN_MESSAGES = {
+  invalid: 'Invalid environment',
+  signedOut: 'Not signed in',
+  refused: 'Refused',
+} as const;
 
 function readCookie(header: string | undefined, name: string): string | undefined {
   for (const part of header?.split(';') ?? []) {
     const [key, ...value] = part.trim().split('=');
-    if (key === name) return decodeURIComponent(value.join('='));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(value.join('='));
+    } catch {
+      return undefined; // not percent-encoding: no token
+    }
   }
   return undefined;
 }
@@ -25,6 +42,9 @@ export async function attachRealtime(app: FastifyInstance): Promise<Server> {
   if (app.config.redisUrl) {
     const pub = createClient({ url: app.config.redisUrl });
     const sub = pub.duplicate();
+    // The clients reconnect by themselves; an unheard 'error' would end the process.
+    for (const client of [pub, sub])
+      client.on('error', (error: Error) => app.log.warn({ err: error }, 'Redis connection error'));
     await Promise.all([pub.connect(), sub.connect()]);
     io.adapter(createAdapter(pub, sub));
     app.addHook('onClose', async () => {
@@ -32,26 +52,43 @@ export async function attachRealtime(app: FastifyInstance): Promise<Server> {
     });
   }
 
+  // socket.io does not wait for this promise: whatever fails here must end in next(), or the
+  // rejection would go unhandled and end the process.
   io.use(async (socket, next) => {
-    const token = readCookie(socket.handshake.headers.cookie, ACCESS_COOKIE);
-    const claims = token ? await app.sessions.verifyAccessToken(token) : null;
-    if (!claims || !(await readSessionUser(app.db, claims))) return next(new Error('Not signed in'));
-    socket.data.claims = claims;
-    next();
+    try {
+      const token = readCookie(socket.handshake.headers.cookie, ACCESS_COOKIE);
+      const claims = token ? await app.sessions.verifyAccessToken(token) : null;
+      if (!claims || !(await readSessionUser(app.db, claims)))
+        return next(new Error(JOIN_MESSAGES.signedOut));
+      socket.data.claims = claims;
+      next();
+    } catch (error) {
+      app.log.error({ err: error }, 'socket handshake failed');
+      next(new Error(JOIN_MESSAGES.refused));
+    }
   });
 
   io.on('connection', (socket) => {
-    socket.on('join', async (payload: unknown, ack?: (answer: { ok: boolean; message?: string }) => void) => {
+    socket.on('join', async (payload: unknown, callback?: unknown) => {
+      // Whatever the client sends as its last argument, only a function is answered.
+      const ack = typeof callback === 'function' ? (callback as (answer: JoinAnswer) => void) : undefined;
+      const parsed = joinSchema.safeParse(payload);
+      if (!parsed.success) return ack?.({ ok: false, message: JOIN_MESSAGES.invalid });
+      const { environment } = parsed.data;
       try {
-        const { environment } = joinSchema.parse(payload);
         const user = await readSessionUser(app.db, socket.data.claims as SessionClaims);
-        if (!user) throw new Error('Not signed in');
+        if (!user) return ack?.({ ok: false, message: JOIN_MESSAGES.signedOut });
+        // no environment's events until a key login's password is replaced, as for every call
+        if (mustReplacePassword(user)) return ack?.({ ok: false, message: PASSWORD_UPDATE_REQUIRED });
         await openEnvironment(app.db, user, environment);
         for (const room of socket.rooms) if (room.startsWith('environment:')) await socket.leave(room);
         await socket.join(environmentRoom(environment));
         ack?.({ ok: true });
       } catch (error) {
-        ack?.({ ok: false, message: error instanceof Error ? error.message : 'Refused' });
+        // The policy's refusals (404, inactive) are our own texts; anything else stays in the log.
+        const known = error instanceof HttpError && typeof error.body.message === 'string';
+        if (!known) app.log.error({ err: error }, 'socket join failed');
+        ack?.({ ok: false, message: known ? (error.body.message as string) : JOIN_MESSAGES.refused });
       }
     });
   });

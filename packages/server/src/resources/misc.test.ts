@@ -267,6 +267,30 @@ describe('the API surface', () => {
     expect((await client.get('/api/config')).statusCode).toBe(200);
   });
 
+  test('a percent-encoded path does not get past the CSRF check', async () => {
+    const { user, client } = await signIn();
+    client.csrf = false;
+    for (const url of [
+      '/%61pi/user/change_password',
+      '/api/%75ser/change_password',
+      '/API/user/change_password',
+    ]) {
+      const response = await client.patch(url, {
+        current_password: user.password,
+        password: 'Another long password 1!',
+      });
+      expect(response.statusCode, url).toBe(403);
+    }
+    // nothing changed: the old password still signs in
+    await t.client().login(user.username, user.password);
+  });
+
+  test('the health call says the database answers', async () => {
+    const response = await t.client().get('/api/health');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ status: 'ok', database: 'ok' });
+  });
+
   test('security headers are set', async () => {
     const response = await t.client().get('/api/config');
     expect(response.headers['x-content-type-options']).toBe('nosniff');

@@ -6,7 +6,7 @@ export const configRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config, oidc } = app;
   app.get(
     '/config',
-    { schema: { tags: ['config'] } },
+    { config: { access: 'public' }, schema: { tags: ['config'] } },
     async (): Promise<ClientConfig> => ({
       release: config.release,
       help_contact: config.helpContact,

@@ -7,7 +7,7 @@ import {
   buildDisplayItem,
   buildDisplayPosition,
 } from '../../../test/entity-factories';
-import { adminSetup, expectForbidden, expectRefused, put } from '../../../test/entity-test-setup';
+import { adminSetup, expectForbidden, expectNotFound, put } from '../../../test/entity-test-setup';
 import { buildDefDossier } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { NAME_TAKEN } from './service';
@@ -317,7 +317,7 @@ describe('/api/defdossierdeffield', () => {
     for (const [what, call] of calls(member)) expectForbidden(await call(), `member ${what}`);
     for (const [what, call] of calls(outsider)) {
       const response = await call();
-      expectRefused(response, `outsider ${what}`);
+      expectNotFound(response, `outsider ${what}`);
       expect(response.body).not.toContain('secret_field');
     }
     for (const [what, call] of calls(t.client())) expect((await call()).statusCode, what).toBe(401);

@@ -20,23 +20,31 @@ const listQuery = configListQuerySchema.extend({
 export const defDossierDefFieldRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
-  app.get('/defdossierdeffield', { schema: { querystring: listQuery, tags } }, async (request) => {
-    const user = await currentUser(request);
-    const scope = await openConfigList(db, user, request.query);
-    const { rows, pager } = await listDataFields(db, scope, request.query);
-    return { results: await presentDataFields(db, rows), pager };
-  });
+  app.get(
+    '/defdossierdeffield',
+    { config: { access: 'environmentAdmin' }, schema: { querystring: listQuery, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const scope = await openConfigList(db, user, request.query);
+      const { rows, pager } = await listDataFields(db, scope, request.query);
+      return { results: await presentDataFields(db, rows), pager };
+    },
+  );
 
-  app.get('/defdossierdeffield/:id', { schema: { params: idParams, tags } }, async (request) => {
-    const user = await currentUser(request);
-    const row = await findDataField(db, request.params.id);
-    await requireEnvironmentAdmin(db, user, row.environment_id);
-    return presentDataField(db, row);
-  });
+  app.get(
+    '/defdossierdeffield/:id',
+    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const row = await findDataField(db, request.params.id);
+      await requireEnvironmentAdmin(db, user, row.environment_id);
+      return presentDataField(db, row);
+    },
+  );
 
   app.post(
     '/defdossierdeffield',
-    { schema: { body: defDossierDefFieldCreateSchema, tags } },
+    { config: { access: 'environmentAdmin' }, schema: { body: defDossierDefFieldCreateSchema, tags } },
     async (request, reply) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.body.environment);
@@ -50,6 +58,7 @@ export const defDossierDefFieldRoutes: FastifyPluginAsyncZod = async (app) => {
     app.route({
       method,
       url: '/defdossierdeffield/:id',
+      config: { access: 'environmentAdmin' },
       schema: { params: idParams, body: defDossierDefFieldUpdateSchema, tags },
       handler: async (request) => {
         const user = await currentUser(request);
@@ -60,11 +69,15 @@ export const defDossierDefFieldRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   }
 
-  app.delete('/defdossierdeffield/:id', { schema: { params: idParams, tags } }, async (request, reply) => {
-    const user = await currentUser(request);
-    const row = await findDataField(db, request.params.id);
-    await requireEnvironmentAdmin(db, user, row.environment_id);
-    await deleteDataField(db, row);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/defdossierdeffield/:id',
+    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    async (request, reply) => {
+      const user = await currentUser(request);
+      const row = await findDataField(db, request.params.id);
+      await requireEnvironmentAdmin(db, user, row.environment_id);
+      await deleteDataField(db, row);
+      return reply.code(204).send();
+    },
+  );
 };

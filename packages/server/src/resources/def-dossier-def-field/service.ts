@@ -62,7 +62,7 @@ export async function findDataField(db: Db, id: number): Promise<DataFieldRow> {
     .selectAll()
     .where('id', '=', id)
     .executeTakeFirst();
-  if (!row) throw notFound('Data field not found');
+  if (!row) throw notFound();
   return row;
 }
 

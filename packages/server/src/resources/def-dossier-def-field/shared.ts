@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { ENTITY_MESSAGES, listQuerySchema, REQUIRED_MESSAGE } from '@dossierbase/core';
+import { ENTITY_MESSAGES, idParamSchema, listQuerySchema, REQUIRED_MESSAGE } from '@dossierbase/core';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
 import type { UserRow } from '../../db/schema';
@@ -8,8 +8,8 @@ import { type EnvironmentAccess, requireEnvironmentAdmin } from '../../policy/en
 
 // Helpers shared by the layout resources (data fields, links, display positions, items and views).
 
-export const idParams = z.object({ id: z.coerce.number().int().positive() });
-export const optionalId = z.coerce.number().int().positive().optional();
+export const idParams = z.object({ id: idParamSchema });
+export const optionalId = idParamSchema.optional();
 
 /** List filters every configuration list takes: lookups by environment and uuid (template apply). */
 export const configListQuerySchema = listQuerySchema.extend({
@@ -36,7 +36,7 @@ export async function openConfigList(
   if (query.environment !== undefined) {
     const access = await requireEnvironmentAdmin(db, user, query.environment);
     if (query.defDossier === undefined) return { access, environmentId: query.environment };
-    await entityOf(db, query.environment, query.defDossier, () => notFound('Entity not found'));
+    await entityOf(db, query.environment, query.defDossier, () => notFound());
     return { access, environmentId: query.environment, defDossierId: query.defDossier };
   }
   if (query.defDossier === undefined) throw badRequest({ environment: REQUIRED_MESSAGE });
@@ -45,7 +45,7 @@ export async function openConfigList(
     .select(['id', 'environment_id'])
     .where('id', '=', query.defDossier)
     .executeTakeFirst();
-  if (!entity) throw notFound('Entity not found');
+  if (!entity) throw notFound();
   const access = await requireEnvironmentAdmin(db, user, entity.environment_id);
   return { access, environmentId: entity.environment_id, defDossierId: entity.id };
 }

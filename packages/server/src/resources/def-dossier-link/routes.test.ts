@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ENTITY_MESSAGES, REQUIRED_MESSAGE } from '@dossierbase/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildDisplayItem, buildDisplayPosition, buildLink } from '../../../test/entity-factories';
-import { adminSetup, expectForbidden, expectRefused } from '../../../test/entity-test-setup';
+import { adminSetup, expectForbidden, expectNotFound } from '../../../test/entity-test-setup';
 import { buildDefDossier } from '../../../test/factories';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
 import { NOT_IN_ENVIRONMENT } from '../def-dossier-def-field/shared';
@@ -282,7 +282,7 @@ describe('/api/defdossierlink', () => {
       childDefDossier: child.id,
     };
     expectForbidden(await member.patch('/api/defdossierlink/backlink', body), 'member');
-    expectRefused(await outsider.patch('/api/defdossierlink/backlink', body), 'outsider');
+    expectNotFound(await outsider.patch('/api/defdossierlink/backlink', body), 'outsider');
     // The outsider naming their own environment does not find our links.
     const outsiderOwn = await outsider.patch('/api/defdossierlink/backlink', {
       ...body,
@@ -370,7 +370,7 @@ describe('/api/defdossierlink', () => {
     for (const [what, call] of calls(member)) expectForbidden(await call(), `member ${what}`);
     for (const [what, call] of calls(outsider)) {
       const response = await call();
-      expectRefused(response, `outsider ${what}`);
+      expectNotFound(response, `outsider ${what}`);
       expect(response.body).not.toContain('secret_link');
     }
     for (const [what, call] of calls(t.client())) expect((await call()).statusCode, what).toBe(401);

@@ -19,23 +19,31 @@ const listQuery = configListQuerySchema.extend({
 export const defDossierLinkRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
-  app.get('/defdossierlink', { schema: { querystring: listQuery, tags } }, async (request) => {
-    const user = await currentUser(request);
-    const scope = await openConfigList(db, user, request.query);
-    const { rows, pager } = await listLinks(db, scope, request.query);
-    return { results: rows.map(presentLink), pager };
-  });
+  app.get(
+    '/defdossierlink',
+    { config: { access: 'environmentAdmin' }, schema: { querystring: listQuery, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const scope = await openConfigList(db, user, request.query);
+      const { rows, pager } = await listLinks(db, scope, request.query);
+      return { results: rows.map(presentLink), pager };
+    },
+  );
 
-  app.get('/defdossierlink/:id', { schema: { params: idParams, tags } }, async (request) => {
-    const user = await currentUser(request);
-    const row = await findLink(db, request.params.id);
-    await requireEnvironmentAdmin(db, user, row.environment_id);
-    return presentLink(row);
-  });
+  app.get(
+    '/defdossierlink/:id',
+    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const row = await findLink(db, request.params.id);
+      await requireEnvironmentAdmin(db, user, row.environment_id);
+      return presentLink(row);
+    },
+  );
 
   app.post(
     '/defdossierlink',
-    { schema: { body: defDossierLinkCreateSchema, tags } },
+    { config: { access: 'environmentAdmin' }, schema: { body: defDossierLinkCreateSchema, tags } },
     async (request, reply) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.body.environment);
@@ -45,7 +53,7 @@ export const defDossierLinkRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/defdossierlink/backlink',
-    { schema: { body: defDossierLinkBacklinkSchema, tags } },
+    { config: { access: 'environmentAdmin' }, schema: { body: defDossierLinkBacklinkSchema, tags } },
     async (request) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.body.environment);
@@ -55,7 +63,10 @@ export const defDossierLinkRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/defdossierlink/:id',
-    { schema: { params: idParams, body: defDossierLinkPatchSchema, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { params: idParams, body: defDossierLinkPatchSchema, tags },
+    },
     async (request) => {
       const user = await currentUser(request);
       const row = await findLink(db, request.params.id);
@@ -64,11 +75,15 @@ export const defDossierLinkRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/defdossierlink/:id', { schema: { params: idParams, tags } }, async (request, reply) => {
-    const user = await currentUser(request);
-    const row = await findLink(db, request.params.id);
-    await requireEnvironmentAdmin(db, user, row.environment_id);
-    await deleteLink(db, row);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/defdossierlink/:id',
+    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    async (request, reply) => {
+      const user = await currentUser(request);
+      const row = await findLink(db, request.params.id);
+      await requireEnvironmentAdmin(db, user, row.environment_id);
+      await deleteLink(db, row);
+      return reply.code(204).send();
+    },
+  );
 };

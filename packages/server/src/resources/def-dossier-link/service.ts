@@ -63,7 +63,7 @@ export async function listLinks(
 
 export async function findLink(db: Db, id: number): Promise<LinkRow> {
   const row = await db.selectFrom('def_dossier_link').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound('Link not found');
+  if (!row) throw notFound();
   return row;
 }
 
@@ -203,8 +203,8 @@ export async function tieBacklink(db: Db, input: BacklinkTie): Promise<LinkRow> 
       .where('uuid', '=', uuid)
       .executeTakeFirst();
   const [link, backlink] = await Promise.all([byUuid(input.uuid), byUuid(input.backlinkUuid)]);
-  if (!link) throw notFound('Link not found');
-  if (!backlink) throw notFound('Backlink not found');
+  if (!link) throw notFound();
+  if (!backlink) throw notFound();
   if (link.def_dossier_id !== input.defDossier || backlink.child_def_dossier_id !== input.defDossier) {
     throw badRequest({ defDossier: BACKLINK_MISMATCH });
   }

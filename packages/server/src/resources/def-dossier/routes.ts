@@ -3,6 +3,7 @@ import {
   defDossierCreateSchema,
   defDossierPatchSchema,
   defFieldListRankSchema,
+  idParamSchema,
   listQuerySchema,
   PERMISSION_ACTIONS,
 } from '@dossierbase/core';
@@ -24,9 +25,9 @@ import {
   updateDefDossier,
 } from './service';
 
-const idParams = z.object({ id: z.coerce.number().int().positive() });
+const idParams = z.object({ id: idParamSchema });
 const listQuery = listQuerySchema.extend({
-  environment: z.coerce.number().int().positive(),
+  environment: idParamSchema,
   type: z.enum(DEF_DOSSIER_TYPES).optional(),
 });
 const tags = ['defdossier'];
@@ -37,57 +38,73 @@ export const defDossierRoutes: FastifyPluginAsyncZod = async (app) => {
   /** The entity, for an admin of its environment; 404 when it does not exist. */
   const adminEntity = async (user: Parameters<typeof requireEnvironmentAdmin>[1], id: number) => {
     const row = await findDefDossier(db, id);
-    if (!row) throw notFound('Entity not found');
+    if (!row) throw notFound();
     await requireEnvironmentAdmin(db, user, row.environment_id);
     return row;
   };
 
-  app.get('/defdossier', { schema: { querystring: listQuery, tags } }, async (request) => {
-    const user = await currentUser(request);
-    await requireEnvironmentAdmin(db, user, request.query.environment);
-    const { rows, pager } = await listDefDossiers(db, request.query.environment, request.query);
-    return { results: rows.map(presentDefDossier), pager };
-  });
+  app.get(
+    '/defdossier',
+    { config: { access: 'environmentAdmin' }, schema: { querystring: listQuery, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      await requireEnvironmentAdmin(db, user, request.query.environment);
+      const { rows, pager } = await listDefDossiers(db, request.query.environment, request.query);
+      return { results: rows.map(presentDefDossier), pager };
+    },
+  );
 
-  app.get('/defdossier/:id', { schema: { params: idParams, tags } }, async (request) => {
-    const user = await currentUser(request);
-    if (await memberEntityAccess(db, user, request.params.id)) {
-      const row = await findDefDossier(db, request.params.id);
-      if (!row) throw notFound('Entity not found');
-      const entity = presentDefDossier(row);
-      const settings = Object.fromEntries(
-        MEMBER_ENTITY_SETTINGS.flatMap((key) =>
-          key in entity.settings ? [[key, entity.settings[key]]] : [],
-        ),
-      );
-      return { ...entity, visibility_roles: [], settings };
-    }
-    return presentDefDossier(await adminEntity(user, request.params.id));
-  });
+  app.get(
+    '/defdossier/:id',
+    { config: { access: 'signedIn' }, schema: { params: idParams, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      if (await memberEntityAccess(db, user, request.params.id)) {
+        const row = await findDefDossier(db, request.params.id);
+        if (!row) throw notFound();
+        const entity = presentDefDossier(row);
+        const settings = Object.fromEntries(
+          MEMBER_ENTITY_SETTINGS.flatMap((key) =>
+            key in entity.settings ? [[key, entity.settings[key]]] : [],
+          ),
+        );
+        return { ...entity, visibility_roles: [], settings };
+      }
+      return presentDefDossier(await adminEntity(user, request.params.id));
+    },
+  );
 
   // Open to every member: the dossier screens show or hide their actions by it.
   app.get(
     '/defdossier/:id/permissions',
-    { schema: { params: idParams, tags, description: "The signed-in user's actions on the entity" } },
+    {
+      config: { access: 'signedIn' },
+      schema: { params: idParams, tags, description: "The signed-in user's actions on the entity" },
+    },
     async (request) => {
       const user = await currentUser(request);
       const row = await findDefDossier(db, request.params.id);
-      if (!row) throw notFound('Entity not found');
+      if (!row) throw notFound();
       const access = await openEnvironment(db, user, row.environment_id);
       const allowed = await entityPermissions(db, access, row.id);
       return { def_dossier_id: row.id, actions: PERMISSION_ACTIONS.filter((a) => allowed.has(a)) };
     },
   );
 
-  app.post('/defdossier', { schema: { body: defDossierCreateSchema, tags } }, async (request, reply) => {
-    const user = await currentUser(request);
-    await requireEnvironmentAdmin(db, user, request.body.environment);
-    return reply.code(201).send(presentDefDossier(await createDefDossier(db, request.body)));
-  });
+  app.post(
+    '/defdossier',
+    { config: { access: 'environmentAdmin' }, schema: { body: defDossierCreateSchema, tags } },
+    async (request, reply) => {
+      const user = await currentUser(request);
+      await requireEnvironmentAdmin(db, user, request.body.environment);
+      return reply.code(201).send(presentDefDossier(await createDefDossier(db, request.body)));
+    },
+  );
 
   app.patch(
     '/defdossier/rank',
     {
+      config: { access: 'environmentAdmin' },
       schema: {
         body: defFieldListRankSchema,
         tags,
@@ -106,7 +123,10 @@ export const defDossierRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/defdossier/:id',
-    { schema: { params: idParams, body: defDossierPatchSchema, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { params: idParams, body: defDossierPatchSchema, tags },
+    },
     async (request) => {
       const user = await currentUser(request);
       const row = await adminEntity(user, request.params.id);
@@ -114,10 +134,14 @@ export const defDossierRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/defdossier/:id', { schema: { params: idParams, tags } }, async (request, reply) => {
-    const user = await currentUser(request);
-    const row = await adminEntity(user, request.params.id);
-    await deleteDefDossier(db, row);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/defdossier/:id',
+    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    async (request, reply) => {
+      const user = await currentUser(request);
+      const row = await adminEntity(user, request.params.id);
+      await deleteDefDossier(db, row);
+      return reply.code(204).send();
+    },
+  );
 };

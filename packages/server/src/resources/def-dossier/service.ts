@@ -9,7 +9,7 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import { paginate } from '../../db/paginate';
-import { badRequest } from '../../http-errors';
+import { badRequest, HttpError } from '../../http-errors';
 import { escapeLike } from '../environment/service';
 import { type DefDossierRow, entityName } from './present';
 
@@ -173,8 +173,9 @@ export interface RankChange {
 
 /**
  * The one environment all the rows belong to. `authorise` runs for every environment found before
- * anything else is said, so ids of other tenants give 403, never a hint; then 400 when an id is
- * unknown or the rows span environments.
+ * anything else is said: 403 for a member who may not change it; the rows of an environment the user
+ * may not see (404) count as unknown ids, so another tenant's ids get the answer unknown ones get.
+ * Then 400 when an id is unknown or the rows span environments.
  */
 export async function environmentOfRanks(
   db: Db,
@@ -184,13 +185,22 @@ export async function environmentOfRanks(
   authorise: (environmentId: number) => Promise<unknown>,
 ): Promise<number> {
   const ids = [...new Set(ranks.map((r) => r.id))];
-  const rows = await db.selectFrom(table).select(['id', 'environment_id']).where('id', 'in', ids).execute();
-  const environments = [...new Set(rows.map((r) => r.environment_id))];
-  for (const environmentId of environments) await authorise(environmentId);
+  const found = await db.selectFrom(table).select(['id', 'environment_id']).where('id', 'in', ids).execute();
+  const hidden = new Set<number>();
+  for (const environmentId of new Set(found.map((r) => r.environment_id))) {
+    try {
+      await authorise(environmentId);
+    } catch (error) {
+      if (!(error instanceof HttpError && error.statusCode === 404)) throw error;
+      hidden.add(environmentId);
+    }
+  }
+  const rows = found.filter((r) => !hidden.has(r.environment_id));
   if (rows.length !== ids.length) {
     const known = new Set(rows.map((r) => r.id));
     throw badRequest({ ranks: `${unknownMessage} ${ids.find((id) => !known.has(id))}` });
   }
+  const environments = [...new Set(rows.map((r) => r.environment_id))];
   if (environments.length !== 1) throw badRequest({ ranks: 'All items must belong to one environment' });
   return environments[0];
 }

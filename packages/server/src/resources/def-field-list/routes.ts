@@ -2,6 +2,7 @@ import {
   defFieldListCreateSchema,
   defFieldListPatchSchema,
   defFieldListRankSchema,
+  idParamSchema,
   listQuerySchema,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -22,8 +23,8 @@ import {
   updateListOption,
 } from './service';
 
-const idParams = z.object({ id: z.coerce.number().int().positive() });
-const listQuery = listQuerySchema.extend({ defField: z.coerce.number().int().positive() });
+const idParams = z.object({ id: idParamSchema });
+const listQuery = listQuerySchema.extend({ defField: idParamSchema });
 const tags = ['deffieldlist'];
 
 export const defFieldListRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -31,34 +32,47 @@ export const defFieldListRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const adminOption = async (user: UserRow, id: number) => {
     const row = await findListOption(db, id);
-    if (!row) throw notFound('List option not found');
+    if (!row) throw notFound();
     await requireEnvironmentAdmin(db, user, row.environment_id);
     return row;
   };
 
-  app.get('/deffieldlist', { schema: { querystring: listQuery, tags } }, async (request) => {
-    const user = await currentUser(request);
-    const field = await findDefField(db, request.query.defField);
-    if (!field) throw notFound('Base field not found');
-    await requireEnvironmentAdmin(db, user, field.environment_id);
-    const { rows, pager } = await listListOptions(db, field.id, request.query);
-    return { results: rows.map(presentListOption), pager };
-  });
+  app.get(
+    '/deffieldlist',
+    { config: { access: 'environmentAdmin' }, schema: { querystring: listQuery, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const field = await findDefField(db, request.query.defField);
+      if (!field) throw notFound();
+      await requireEnvironmentAdmin(db, user, field.environment_id);
+      const { rows, pager } = await listListOptions(db, field.id, request.query);
+      return { results: rows.map(presentListOption), pager };
+    },
+  );
 
-  app.get('/deffieldlist/:id', { schema: { params: idParams, tags } }, async (request) => {
-    const user = await currentUser(request);
-    return presentListOption(await adminOption(user, request.params.id));
-  });
+  app.get(
+    '/deffieldlist/:id',
+    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      return presentListOption(await adminOption(user, request.params.id));
+    },
+  );
 
-  app.post('/deffieldlist', { schema: { body: defFieldListCreateSchema, tags } }, async (request, reply) => {
-    const user = await currentUser(request);
-    await requireEnvironmentAdmin(db, user, request.body.environment);
-    return reply.code(201).send(presentListOption(await createListOption(db, request.body)));
-  });
+  app.post(
+    '/deffieldlist',
+    { config: { access: 'environmentAdmin' }, schema: { body: defFieldListCreateSchema, tags } },
+    async (request, reply) => {
+      const user = await currentUser(request);
+      await requireEnvironmentAdmin(db, user, request.body.environment);
+      return reply.code(201).send(presentListOption(await createListOption(db, request.body)));
+    },
+  );
 
   app.patch(
     '/deffieldlist',
     {
+      config: { access: 'environmentAdmin' },
       schema: { body: defFieldListRankSchema, tags, description: 'New ranks for options of one environment' },
     },
     async (request) => {
@@ -73,7 +87,10 @@ export const defFieldListRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/deffieldlist/:id',
-    { schema: { params: idParams, body: defFieldListPatchSchema, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { params: idParams, body: defFieldListPatchSchema, tags },
+    },
     async (request) => {
       const user = await currentUser(request);
       const row = await adminOption(user, request.params.id);
@@ -81,9 +98,13 @@ export const defFieldListRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/deffieldlist/:id', { schema: { params: idParams, tags } }, async (request, reply) => {
-    const user = await currentUser(request);
-    await deleteListOption(db, await adminOption(user, request.params.id));
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/deffieldlist/:id',
+    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    async (request, reply) => {
+      const user = await currentUser(request);
+      await deleteListOption(db, await adminOption(user, request.params.id));
+      return reply.code(204).send();
+    },
+  );
 };

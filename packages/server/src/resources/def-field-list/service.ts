@@ -106,18 +106,21 @@ export async function updateListOption(
   }
   const settings = input.settings ? { ...row.settings, ...input.settings } : undefined;
   if (input.settings) await checkRoleIds(db, row.environment_id, roleIdsOf(input.settings), 'settings.roles');
+  const changes = {
+    ...(input.color !== undefined ? { color: input.color } : {}),
+    ...(input.rank !== undefined ? { rank: input.rank } : {}),
+    ...(input.default !== undefined ? { is_default: input.default } : {}),
+    ...(input.translations !== undefined
+      ? { translations: JSON.stringify(sanitiseTranslations(input.translations)) }
+      : {}),
+    ...(settings ? { settings } : {}),
+  };
+  // Only the (unchanged) base field given: nothing to write (an empty SET is a syntax error).
+  if (Object.keys(changes).length === 0) return row;
   return db.transaction().execute(async (trx) => {
     const updated = await trx
       .updateTable('def_field_list')
-      .set({
-        ...(input.color !== undefined ? { color: input.color } : {}),
-        ...(input.rank !== undefined ? { rank: input.rank } : {}),
-        ...(input.default !== undefined ? { is_default: input.default } : {}),
-        ...(input.translations !== undefined
-          ? { translations: JSON.stringify(sanitiseTranslations(input.translations)) }
-          : {}),
-        ...(settings ? { settings } : {}),
-      })
+      .set(changes)
       .where('id', '=', row.id)
       .returningAll()
       .executeTakeFirstOrThrow();

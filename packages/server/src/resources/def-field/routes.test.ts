@@ -7,7 +7,7 @@ import {
   buildDisplayItem,
   buildListOption,
 } from '../../../test/entity-factories';
-import { adminSetup, expectForbidden, expectRefused } from '../../../test/entity-test-setup';
+import { adminSetup, refusalOf } from '../../../test/entity-test-setup';
 import { buildDefDossier } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 
@@ -242,14 +242,17 @@ describe('/api/deffield', () => {
       [member, 'member'],
       [outsider, 'outsider'],
     ] as const) {
-      expectForbidden(await client.get(`/api/deffield?environment=${environment.id}`), `${label} list`);
-      expectRefused(await client.get(`/api/deffield/${field.id}`), `${label} get`);
-      expectForbidden(
+      refusalOf(label)(await client.get(`/api/deffield?environment=${environment.id}`), `${label} list`);
+      refusalOf(label)(await client.get(`/api/deffield/${field.id}`), `${label} get`);
+      refusalOf(label)(
         await client.post('/api/deffield', { environment: environment.id, name: 'x', type: 'text' }),
         `${label} post`,
       );
-      expectRefused(await client.patch(`/api/deffield/${field.id}`, { name: 'changed' }), `${label} patch`);
-      expectRefused(await client.delete(`/api/deffield/${field.id}`), `${label} delete`);
+      refusalOf(label)(
+        await client.patch(`/api/deffield/${field.id}`, { name: 'changed' }),
+        `${label} patch`,
+      );
+      refusalOf(label)(await client.delete(`/api/deffield/${field.id}`), `${label} delete`);
     }
     const stored = await t.db
       .selectFrom('def_field')

@@ -2,6 +2,7 @@ import {
   defFieldCreateSchema,
   defFieldPatchSchema,
   FIELD_TYPE_NAMES,
+  idParamSchema,
   listQuerySchema,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -13,10 +14,10 @@ import { requireEnvironmentAdmin } from '../../policy/environment';
 import { presentDefField, presentDefFields } from './present';
 import { createDefField, deleteDefField, findDefField, listDefFields, updateDefField } from './service';
 
-const idParams = z.object({ id: z.coerce.number().int().positive() });
+const idParams = z.object({ id: idParamSchema });
 const fieldType = z.enum(FIELD_TYPE_NAMES, { error: 'Unknown field type' });
 const listQuery = listQuerySchema.extend({
-  environment: z.coerce.number().int().positive(),
+  environment: idParamSchema,
   /** One type, several comma-separated (list,tree) or the parameter repeated. */
   type: z
     .union([z.string(), z.array(z.string())])
@@ -34,32 +35,44 @@ export const defFieldRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const adminField = async (user: UserRow, id: number) => {
     const row = await findDefField(db, id);
-    if (!row) throw notFound('Base field not found');
+    if (!row) throw notFound();
     await requireEnvironmentAdmin(db, user, row.environment_id);
     return row;
   };
 
-  app.get('/deffield', { schema: { querystring: listQuery, tags } }, async (request) => {
-    const user = await currentUser(request);
-    await requireEnvironmentAdmin(db, user, request.query.environment);
-    const { rows, pager } = await listDefFields(db, request.query.environment, request.query);
-    return { results: await presentDefFields(db, rows), pager };
-  });
+  app.get(
+    '/deffield',
+    { config: { access: 'environmentAdmin' }, schema: { querystring: listQuery, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      await requireEnvironmentAdmin(db, user, request.query.environment);
+      const { rows, pager } = await listDefFields(db, request.query.environment, request.query);
+      return { results: await presentDefFields(db, rows), pager };
+    },
+  );
 
-  app.get('/deffield/:id', { schema: { params: idParams, tags } }, async (request) => {
-    const user = await currentUser(request);
-    return presentDefField(db, await adminField(user, request.params.id));
-  });
+  app.get(
+    '/deffield/:id',
+    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      return presentDefField(db, await adminField(user, request.params.id));
+    },
+  );
 
-  app.post('/deffield', { schema: { body: defFieldCreateSchema, tags } }, async (request, reply) => {
-    const user = await currentUser(request);
-    await requireEnvironmentAdmin(db, user, request.body.environment);
-    return reply.code(201).send(await presentDefField(db, await createDefField(db, request.body)));
-  });
+  app.post(
+    '/deffield',
+    { config: { access: 'environmentAdmin' }, schema: { body: defFieldCreateSchema, tags } },
+    async (request, reply) => {
+      const user = await currentUser(request);
+      await requireEnvironmentAdmin(db, user, request.body.environment);
+      return reply.code(201).send(await presentDefField(db, await createDefField(db, request.body)));
+    },
+  );
 
   app.patch(
     '/deffield/:id',
-    { schema: { params: idParams, body: defFieldPatchSchema, tags } },
+    { config: { access: 'environmentAdmin' }, schema: { params: idParams, body: defFieldPatchSchema, tags } },
     async (request) => {
       const user = await currentUser(request);
       const row = await adminField(user, request.params.id);
@@ -67,9 +80,13 @@ export const defFieldRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/deffield/:id', { schema: { params: idParams, tags } }, async (request, reply) => {
-    const user = await currentUser(request);
-    await deleteDefField(db, await adminField(user, request.params.id));
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/deffield/:id',
+    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    async (request, reply) => {
+      const user = await currentUser(request);
+      await deleteDefField(db, await adminField(user, request.params.id));
+      return reply.code(204).send();
+    },
+  );
 };

@@ -1,7 +1,7 @@
 import { REQUIRED_MESSAGE } from '@dossierbase/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildDisplayItem, buildDisplayPosition } from '../../../test/entity-factories';
-import { adminSetup, expectForbidden, expectRefused } from '../../../test/entity-test-setup';
+import { adminSetup, expectForbidden, expectNotFound } from '../../../test/entity-test-setup';
 import { buildDefDossier } from '../../../test/factories';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
 import { NOT_IN_ENVIRONMENT } from '../def-dossier-def-field/shared';
@@ -155,7 +155,7 @@ describe('/api/displaycustomview', () => {
     for (const [what, call] of calls(member)) expectForbidden(await call(), `member ${what}`);
     for (const [what, call] of calls(outsider)) {
       const response = await call();
-      expectRefused(response, `outsider ${what}`);
+      expectNotFound(response, `outsider ${what}`);
       expect(response.body).not.toContain('Secret view');
     }
     for (const [what, call] of calls(t.client())) expect((await call()).statusCode, what).toBe(401);

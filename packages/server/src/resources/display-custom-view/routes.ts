@@ -18,23 +18,31 @@ const listQuery = configListQuerySchema.omit({ uuid: true });
 export const displayCustomViewRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
-  app.get('/displaycustomview', { schema: { querystring: listQuery, tags } }, async (request) => {
-    const user = await currentUser(request);
-    const scope = await openConfigList(db, user, request.query);
-    const { rows, pager } = await listCustomViews(db, scope, request.query);
-    return { results: rows.map(presentCustomView), pager };
-  });
+  app.get(
+    '/displaycustomview',
+    { config: { access: 'environmentAdmin' }, schema: { querystring: listQuery, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const scope = await openConfigList(db, user, request.query);
+      const { rows, pager } = await listCustomViews(db, scope, request.query);
+      return { results: rows.map(presentCustomView), pager };
+    },
+  );
 
-  app.get('/displaycustomview/:id', { schema: { params: idParams, tags } }, async (request) => {
-    const user = await currentUser(request);
-    const row = await findCustomView(db, request.params.id);
-    await requireEnvironmentAdmin(db, user, row.environment_id);
-    return presentCustomView(row);
-  });
+  app.get(
+    '/displaycustomview/:id',
+    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const row = await findCustomView(db, request.params.id);
+      await requireEnvironmentAdmin(db, user, row.environment_id);
+      return presentCustomView(row);
+    },
+  );
 
   app.post(
     '/displaycustomview',
-    { schema: { body: displayCustomViewCreateSchema, tags } },
+    { config: { access: 'environmentAdmin' }, schema: { body: displayCustomViewCreateSchema, tags } },
     async (request, reply) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.body.environment);
@@ -44,7 +52,10 @@ export const displayCustomViewRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/displaycustomview/:id',
-    { schema: { params: idParams, body: displayCustomViewPatchSchema, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { params: idParams, body: displayCustomViewPatchSchema, tags },
+    },
     async (request) => {
       const user = await currentUser(request);
       const row = await findCustomView(db, request.params.id);
@@ -53,11 +64,15 @@ export const displayCustomViewRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/displaycustomview/:id', { schema: { params: idParams, tags } }, async (request, reply) => {
-    const user = await currentUser(request);
-    const row = await findCustomView(db, request.params.id);
-    await requireEnvironmentAdmin(db, user, row.environment_id);
-    await deleteCustomView(db, row);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/displaycustomview/:id',
+    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    async (request, reply) => {
+      const user = await currentUser(request);
+      const row = await findCustomView(db, request.params.id);
+      await requireEnvironmentAdmin(db, user, row.environment_id);
+      await deleteCustomView(db, row);
+      return reply.code(204).send();
+    },
+  );
 };

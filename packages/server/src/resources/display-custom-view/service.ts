@@ -38,7 +38,7 @@ export async function listCustomViews(
 
 export async function findCustomView(db: Db, id: number): Promise<CustomViewRow> {
   const row = await db.selectFrom('display_custom_view').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound('Custom view not found');
+  if (!row) throw notFound();
   return row;
 }
 

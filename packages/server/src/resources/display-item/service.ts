@@ -12,7 +12,9 @@ import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import { paginate } from '../../db/paginate';
 import { badRequest, notFound } from '../../http-errors';
+import { isRoleRestricted } from '../../policy/summary';
 import { sanitiseTranslationTexts as sanitiseTranslations } from '../../sanitise/information-text';
+import { withSummaryRefresh } from '../content-dossier/summary';
 import type { DataFieldRow } from '../def-dossier-def-field/present';
 import {
   bodyEntity,
@@ -73,7 +75,7 @@ export async function listDisplayItems(
 
 export async function findDisplayItem(db: Db, id: number): Promise<DisplayItemRow> {
   const row = await db.selectFrom('display_item').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound('Display item not found');
+  if (!row) throw notFound();
   return row;
 }
 
@@ -155,6 +157,53 @@ async function checkItem(
   return position;
 }
 
+/** What of an item decides what summaries show: its place in the summary view and who may see it. */
+const SUMMARY_SHAPE = [
+  'view',
+  'def_dossier_def_field_id',
+  'rank',
+  'col',
+  'roles',
+  'permissions_type',
+] as const;
+type SummaryShape = Pick<DisplayItemRow, (typeof SUMMARY_SHAPE)[number]>;
+
+const inSummary = (item: SummaryShape | null): item is SummaryShape =>
+  item?.view === 'summary' && item.def_dossier_def_field_id !== null;
+
+/**
+ * What a change of an item (from `before`, to `after`; null: none) means for the summaries of its
+ * entity: null when they stay as they are; otherwise they are rewritten, and `leaving` names a
+ * restricted item whose value leaves them.
+ */
+function summaryChange(
+  before: (SummaryShape & { id: number }) | null,
+  after: SummaryShape | null,
+): { leaving?: number } | null {
+  if (!inSummary(before) && !inSummary(after)) return null;
+  if (
+    before &&
+    after &&
+    SUMMARY_SHAPE.every((key) => JSON.stringify(before[key]) === JSON.stringify(after[key]))
+  )
+    return null;
+  const stays = inSummary(after) && after.def_dossier_def_field_id === before?.def_dossier_def_field_id;
+  return before && inSummary(before) && isRoleRestricted(before) && !stays ? { leaving: before.id } : {};
+}
+
+/**
+ * Runs a write of display items; when it changes what the summaries of the entity show, with the
+ * rewrite of their stored summaries (content-dossier/summary.ts, withSummaryRefresh).
+ */
+function writeItems<T>(
+  db: Db,
+  entityId: number,
+  change: { leaving?: number } | null,
+  write: (db: Db) => Promise<T>,
+) {
+  return change ? withSummaryRefresh(db, entityId, write, change.leaving) : write(db);
+}
+
 function translateUniqueViolation(error: unknown): never {
   if (isUniqueViolation(error, 'display_item_uuid_key')) throw badRequest({ uuid: UUID_TAKEN });
   throw error;
@@ -171,28 +220,38 @@ export async function createDisplayItem(db: Db, input: DisplayItemCreate): Promi
     roles,
     settings: input.settings,
   });
+  const summaries = summaryChange(null, {
+    view: input.view,
+    def_dossier_def_field_id: input.defDossierDefField ?? null,
+    rank: input.rank,
+    col: input.col,
+    roles,
+    permissions_type: input.permissions_type,
+  });
   try {
-    return await db
-      .insertInto('display_item')
-      .values({
-        environment_id: entity.environment_id,
-        def_dossier_id: entity.id,
-        ...(input.uuid ? { uuid: input.uuid } : {}),
-        display_position_id: position,
-        def_dossier_def_field_id: input.defDossierDefField ?? null,
-        def_dossier_link_id: input.defDossierLink ?? null,
-        view: input.view,
-        col: input.col,
-        rank: input.rank,
-        colspan: input.colspan,
-        rowspan: 0,
-        roles,
-        permissions_type: input.permissions_type,
-        translations: JSON.stringify(sanitiseTranslations(input.translations)),
-        settings: input.settings,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    return await writeItems(db, entity.id, summaries, (db) =>
+      db
+        .insertInto('display_item')
+        .values({
+          environment_id: entity.environment_id,
+          def_dossier_id: entity.id,
+          ...(input.uuid ? { uuid: input.uuid } : {}),
+          display_position_id: position,
+          def_dossier_def_field_id: input.defDossierDefField ?? null,
+          def_dossier_link_id: input.defDossierLink ?? null,
+          view: input.view,
+          col: input.col,
+          rank: input.rank,
+          colspan: input.colspan,
+          rowspan: 0,
+          roles,
+          permissions_type: input.permissions_type,
+          translations: JSON.stringify(sanitiseTranslations(input.translations)),
+          settings: input.settings,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow(),
+    );
   } catch (error) {
     translateUniqueViolation(error);
   }
@@ -223,31 +282,43 @@ export async function patchDisplayItem(
     },
     row,
   );
-  return db
-    .updateTable('display_item')
-    .set({
-      def_dossier_def_field_id: defDossierDefField,
-      def_dossier_link_id: defDossierLink,
-      view,
-      col: input.col,
-      rank: input.rank,
-      colspan: input.colspan,
-      rowspan: 0,
-      roles,
-      permissions_type: input.permissions_type,
-      translations:
-        input.translations === undefined
-          ? undefined
-          : JSON.stringify(sanitiseTranslations(input.translations)),
-      settings: input.settings,
-    })
-    .where('id', '=', row.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const summaries = summaryChange(row, {
+    view,
+    def_dossier_def_field_id: defDossierDefField,
+    rank: input.rank ?? row.rank,
+    col: input.col ?? row.col,
+    roles: roles ?? row.roles,
+    permissions_type: input.permissions_type ?? row.permissions_type,
+  });
+  return writeItems(db, row.def_dossier_id, summaries, (db) =>
+    db
+      .updateTable('display_item')
+      .set({
+        def_dossier_def_field_id: defDossierDefField,
+        def_dossier_link_id: defDossierLink,
+        view,
+        col: input.col,
+        rank: input.rank,
+        colspan: input.colspan,
+        rowspan: 0,
+        roles,
+        permissions_type: input.permissions_type,
+        translations:
+          input.translations === undefined
+            ? undefined
+            : JSON.stringify(sanitiseTranslations(input.translations)),
+        settings: input.settings,
+      })
+      .where('id', '=', row.id)
+      .returningAll()
+      .executeTakeFirstOrThrow(),
+  );
 }
 
 export async function deleteDisplayItem(db: Db, row: DisplayItemRow): Promise<void> {
-  await db.deleteFrom('display_item').where('id', '=', row.id).execute();
+  await writeItems(db, row.def_dossier_id, summaryChange(row, null), (db) =>
+    db.deleteFrom('display_item').where('id', '=', row.id).execute(),
+  );
 }
 
 async function nextRank(db: Db, defDossierId: number, view: string, position: number | null) {
@@ -289,7 +360,10 @@ export async function autoCreateDisplayItems(
   const state = { defDossierDefField: field.id, defDossierLink: null, roles: [], settings: {} };
   const position = await checkItem(db, entity, { ...state, view: input.view, displayPosition });
   const translations = JSON.stringify(sanitiseTranslations(input.translations));
-  return db.transaction().execute(async (trx) => {
+  // an item placed in the summary view rewrites the entity's stored summaries
+  const transaction = <T>(write: (trx: Db) => Promise<T>) =>
+    writeItems(db, entity.id, input.view === 'summary' ? {} : null, (db) => db.transaction().execute(write));
+  return transaction(async (trx) => {
     const wanted: { view: string; position: number | null }[] = [{ view: input.view, position }];
     const inList = await trx
       .selectFrom('display_item')

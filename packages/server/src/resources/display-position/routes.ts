@@ -18,35 +18,43 @@ const listQuery = configListQuerySchema.extend({ type: z.enum(DISPLAY_POSITION_T
 export const displayPositionRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
-  app.get('/displayposition', { schema: { querystring: listQuery, tags } }, async (request) => {
-    const user = await currentUser(request);
-    const member = await memberEntityAccess(db, user, request.query.defDossier, request.query.environment);
-    if (member && request.query.defDossier !== undefined) {
-      // Members see the entity's positions except the hidden one.
-      const scope = {
-        access: member,
-        environmentId: member.environment.id,
-        defDossierId: request.query.defDossier,
-      };
+  app.get(
+    '/displayposition',
+    { config: { access: 'signedIn' }, schema: { querystring: listQuery, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const member = await memberEntityAccess(db, user, request.query.defDossier, request.query.environment);
+      if (member && request.query.defDossier !== undefined) {
+        // Members see the entity's positions except the hidden one.
+        const scope = {
+          access: member,
+          environmentId: member.environment.id,
+          defDossierId: request.query.defDossier,
+        };
+        const { rows, pager } = await listPositions(db, scope, request.query);
+        const shown = rows.filter((row) => row.type !== 'hide');
+        return { results: shown.map(presentPosition), pager: { ...pager, items: shown.length } };
+      }
+      const scope = await openConfigList(db, user, request.query);
       const { rows, pager } = await listPositions(db, scope, request.query);
-      const shown = rows.filter((row) => row.type !== 'hide');
-      return { results: shown.map(presentPosition), pager: { ...pager, items: shown.length } };
-    }
-    const scope = await openConfigList(db, user, request.query);
-    const { rows, pager } = await listPositions(db, scope, request.query);
-    return { results: rows.map(presentPosition), pager };
-  });
+      return { results: rows.map(presentPosition), pager };
+    },
+  );
 
-  app.get('/displayposition/:id', { schema: { params: idParams, tags } }, async (request) => {
-    const user = await currentUser(request);
-    const row = await findPosition(db, request.params.id);
-    await requireEnvironmentAdmin(db, user, row.environment_id);
-    return presentPosition(row);
-  });
+  app.get(
+    '/displayposition/:id',
+    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const row = await findPosition(db, request.params.id);
+      await requireEnvironmentAdmin(db, user, row.environment_id);
+      return presentPosition(row);
+    },
+  );
 
   app.post(
     '/displayposition',
-    { schema: { body: displayPositionCreateSchema, tags } },
+    { config: { access: 'environmentAdmin' }, schema: { body: displayPositionCreateSchema, tags } },
     async (request, reply) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.body.environment);
@@ -56,7 +64,10 @@ export const displayPositionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/displayposition/:id',
-    { schema: { params: idParams, body: displayPositionPatchSchema, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { params: idParams, body: displayPositionPatchSchema, tags },
+    },
     async (request) => {
       const user = await currentUser(request);
       const row = await findPosition(db, request.params.id);
@@ -65,11 +76,15 @@ export const displayPositionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.delete('/displayposition/:id', { schema: { params: idParams, tags } }, async (request, reply) => {
-    const user = await currentUser(request);
-    const row = await findPosition(db, request.params.id);
-    await requireEnvironmentAdmin(db, user, row.environment_id);
-    await deletePosition(db, row);
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/displayposition/:id',
+    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    async (request, reply) => {
+      const user = await currentUser(request);
+      const row = await findPosition(db, request.params.id);
+      await requireEnvironmentAdmin(db, user, row.environment_id);
+      await deletePosition(db, row);
+      return reply.code(204).send();
+    },
+  );
 };

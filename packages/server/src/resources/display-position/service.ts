@@ -39,7 +39,7 @@ export async function listPositions(
 
 export async function findPosition(db: Db, id: number): Promise<PositionRow> {
   const row = await db.selectFrom('display_position').selectAll().where('id', '=', id).executeTakeFirst();
-  if (!row) throw notFound('Display position not found');
+  if (!row) throw notFound();
   return row;
 }
 

@@ -185,7 +185,7 @@ describe('GET /api/environment/:id', () => {
     const { client } = await signIn();
     const unknown = await client.get('/api/environment/99999999');
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ message: 'Environment not found' });
+    expect(unknown.json()).toEqual({ message: 'Not found' });
 
     for (const id of ['abc', '0', '-3', '1.5']) {
       const bad = await client.get(`/api/environment/${id}`);
@@ -196,13 +196,15 @@ describe('GET /api/environment/:id', () => {
     expect((await t.client().get(`/api/environment/${environment.id}`)).statusCode).toBe(401);
   });
 
-  test("another user's environment: 403 with the general message; a super admin may open it", async () => {
+  test("another user's environment: 404 as an unknown one, so its id is not confirmed; a super admin may open it", async () => {
     const { client } = await signIn();
     const owner = await buildUser(t.db);
     const environment = await buildEnvironment(t.db, { members: [{ user: owner }] });
     const response = await client.get(`/api/environment/${environment.id}`);
-    expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ message: FORBIDDEN_MESSAGE });
+    const unknown = await client.get('/api/environment/99999999');
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ message: 'Not found' });
+    expect(response.json()).toEqual(unknown.json());
 
     const { client: admin } = await signIn({ roles: ADMIN_ROLES });
     const asAdmin = await admin.get(`/api/environment/${environment.id}`);
@@ -225,11 +227,11 @@ describe('GET /api/environment/:id', () => {
     expect(asAdmin.statusCode).toBe(403);
     expect(asAdmin.json()).toEqual({ message: ENVIRONMENT_MESSAGES.inactive });
 
-    // A non-member learns nothing about whether it is active.
+    // A non-member learns nothing about whether it is active, nor that it exists.
     const { client: stranger } = await signIn();
-    expect((await stranger.get(`/api/environment/${environment.id}`)).json()).toEqual({
-      message: FORBIDDEN_MESSAGE,
-    });
+    const asStranger = await stranger.get(`/api/environment/${environment.id}`);
+    expect(asStranger.statusCode).toBe(404);
+    expect(asStranger.json()).toEqual({ message: 'Not found' });
   });
 
   test('entity definitions: hidden ones for admins only; others need a role with show permission and, when set, a visibility role', async () => {
@@ -528,11 +530,11 @@ describe('POST /api/environment', () => {
       .executeTakeFirstOrThrow();
     expect(row.logo_mime).toBe('image/png');
 
-    // Not for strangers.
+    // Not for strangers, who learn nothing of the environment.
     const { client: stranger } = await signIn();
     const refused = await stranger.get(logo);
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ message: FORBIDDEN_MESSAGE });
+    expect(refused.statusCode).toBe(404);
+    expect(refused.json()).toEqual({ message: 'Not found' });
   });
 
   test('a JPEG logo is served as image/jpeg; no logo is 404', async () => {
@@ -638,15 +640,15 @@ describe('environment locales', () => {
     expect(asMember.statusCode).toBe(403);
     expect(asMember.json()).toEqual({ message: FORBIDDEN_MESSAGE });
 
-    // An admin of another environment is a stranger here.
+    // An admin of another environment is a stranger here: as if it did not exist.
     const elsewhere = await buildEnvironment(t.db);
     const otherAdmin = await adminOf(elsewhere.id);
     const asStranger = await otherAdmin.post('/api/environment-locale', {
       environment: environment.id,
       code: 'fr_FR',
     });
-    expect(asStranger.statusCode).toBe(403);
-    expect(asStranger.json()).toEqual({ message: FORBIDDEN_MESSAGE });
+    expect(asStranger.statusCode).toBe(404);
+    expect(asStranger.json()).toEqual({ message: 'Not found' });
 
     const locales = await t.db
       .selectFrom('environment_locale')
@@ -656,7 +658,7 @@ describe('environment locales', () => {
     expect(locales).toHaveLength(1);
 
     const list = await otherAdmin.get(`/api/environment-locale?environment=${environment.id}`);
-    expect(list.statusCode).toBe(403);
+    expect(list.statusCode).toBe(404);
   });
 
   test('a super admin may add languages anywhere; unknown environment is 404', async () => {
@@ -671,7 +673,7 @@ describe('environment locales', () => {
 
     const unknown = await client.post('/api/environment-locale', { environment: 99999999, code: 'es_CO' });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toEqual({ message: 'Environment not found' });
+    expect(unknown.json()).toEqual({ message: 'Not found' });
   });
 
   test('GET without or with a bad environment: 400', async () => {

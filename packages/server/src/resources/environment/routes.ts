@@ -2,6 +2,7 @@ import {
   environmentCreateSchema,
   environmentListQuerySchema,
   environmentLocaleCreateSchema,
+  idParamSchema,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -11,14 +12,17 @@ import { canCreateEnvironment, openEnvironment, requireEnvironmentAdmin } from '
 import { presentEnvironment, presentEnvironments } from './present';
 import { addEnvironmentLocale, createEnvironment, listEnvironments } from './service';
 
-const idParams = z.object({ id: z.coerce.number().int().positive() });
+const idParams = z.object({ id: idParamSchema });
 
 export const environmentRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
   app.get(
     '/environment',
-    { schema: { querystring: environmentListQuerySchema, tags: ['environment'] } },
+    {
+      config: { access: 'signedIn' },
+      schema: { querystring: environmentListQuerySchema, tags: ['environment'] },
+    },
     async (request) => {
       const user = await currentUser(request);
       const { rows, pager } = await listEnvironments(db, user, request.query);
@@ -26,15 +30,19 @@ export const environmentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  app.get('/environment/:id', { schema: { params: idParams, tags: ['environment'] } }, async (request) => {
-    const user = await currentUser(request);
-    const { environment } = await openEnvironment(db, user, request.params.id);
-    return presentEnvironment(db, user, environment);
-  });
+  app.get(
+    '/environment/:id',
+    { config: { access: 'signedIn' }, schema: { params: idParams, tags: ['environment'] } },
+    async (request) => {
+      const user = await currentUser(request);
+      const { environment } = await openEnvironment(db, user, request.params.id);
+      return presentEnvironment(db, user, environment);
+    },
+  );
 
   app.get(
     '/environment/:id/logo',
-    { schema: { params: idParams, tags: ['environment'] } },
+    { config: { access: 'signedIn' }, schema: { params: idParams, tags: ['environment'] } },
     async (request, reply) => {
       const user = await currentUser(request);
       const { environment } = await openEnvironment(db, user, request.params.id);
@@ -50,7 +58,10 @@ export const environmentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/environment',
-    { schema: { body: environmentCreateSchema, tags: ['environment'] } },
+    {
+      config: { access: 'environmentCreator' },
+      schema: { body: environmentCreateSchema, tags: ['environment'] },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       if (!canCreateEnvironment(user)) throw forbidden();
@@ -62,8 +73,9 @@ export const environmentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/environment-locale',
     {
+      config: { access: 'signedIn' },
       schema: {
-        querystring: z.object({ environment: z.coerce.number().int().positive() }),
+        querystring: z.object({ environment: idParamSchema }),
         tags: ['environment'],
       },
     },
@@ -77,7 +89,10 @@ export const environmentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/environment-locale',
-    { schema: { body: environmentLocaleCreateSchema, tags: ['environment'] } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { body: environmentLocaleCreateSchema, tags: ['environment'] },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.body.environment);

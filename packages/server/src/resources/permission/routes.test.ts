@@ -1,7 +1,7 @@
 import { PERMISSION_ACTIONS } from '@dossierbase/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildPermission } from '../../../test/entity-factories';
-import { adminSetup, expectForbidden, put } from '../../../test/entity-test-setup';
+import { adminSetup, expectNotFound, put, refusalOf } from '../../../test/entity-test-setup';
 import { addMember, buildDefDossier, buildEnvironment, buildRole } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 
@@ -107,8 +107,8 @@ describe('/api/permission', () => {
       [member, 'member'],
       [outsider, 'outsider'],
     ] as const) {
-      expectForbidden(await client.get(`/api/permission?environment=${environment.id}`), `${label} list`);
-      expectForbidden(await put(client, '/api/permission', body), `${label} put`);
+      refusalOf(label)(await client.get(`/api/permission?environment=${environment.id}`), `${label} list`);
+      refusalOf(label)(await put(client, '/api/permission', body), `${label} put`);
     }
     expect(await t.db.selectFrom('permission').select('id').where('role_id', '=', role.id).execute()).toEqual(
       [],
@@ -146,7 +146,7 @@ describe('GET /api/defdossier/:id/permissions', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ def_dossier_id: entity.id, actions: ['show', 'edit', 'export'] });
 
-    expectForbidden(await outsider.get(url), 'outsider');
+    expectNotFound(await outsider.get(url), 'outsider');
     expect((await t.client().get(url)).statusCode).toBe(401);
     expect((await member.get('/api/defdossier/999999/permissions')).statusCode).toBe(404);
     expect((await member.get('/api/defdossier/x/permissions')).statusCode).toBe(400);
@@ -163,6 +163,6 @@ describe('GET /api/defdossier/:id/permissions', () => {
     const { user, client } = await t.signIn();
     const elsewhere = await buildEnvironment(t.db);
     await addMember(t.db, elsewhere.id, { user, roleIds: [role.id] });
-    expectForbidden(await client.get(`/api/defdossier/${entity.id}/permissions`), 'stranger');
+    expectNotFound(await client.get(`/api/defdossier/${entity.id}/permissions`), 'stranger');
   });
 });

@@ -1,4 +1,4 @@
-import { permissionPutSchema } from '@dossierbase/core';
+import { idParamSchema, permissionPutSchema } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
@@ -7,8 +7,8 @@ import { presentPermission } from './present';
 import { listPermissions, putPermission } from './service';
 
 const listQuery = z.object({
-  environment: z.coerce.number().int().positive(),
-  defDossier: z.coerce.number().int().positive().optional(),
+  environment: idParamSchema,
+  defDossier: idParamSchema.optional(),
 });
 const tags = ['permission'];
 
@@ -17,7 +17,10 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/permission',
-    { schema: { querystring: listQuery, tags, description: 'Per-role actions on entities' } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { querystring: listQuery, tags, description: 'Per-role actions on entities' },
+    },
     async (request) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.query.environment);
@@ -28,7 +31,10 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.put(
     '/permission',
-    { schema: { body: permissionPutSchema, tags, description: "Sets a role's actions on an entity" } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { body: permissionPutSchema, tags, description: "Sets a role's actions on an entity" },
+    },
     async (request) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.body.environment);

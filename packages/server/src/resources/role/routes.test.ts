@@ -7,7 +7,7 @@ import {
   buildListOption,
   buildPermission,
 } from '../../../test/entity-factories';
-import { adminSetup, expectForbidden, expectRefused } from '../../../test/entity-test-setup';
+import { adminSetup, refusalOf } from '../../../test/entity-test-setup';
 import { addMember, buildDefDossier, buildEnvironment, buildRole, buildUser } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 
@@ -168,14 +168,14 @@ describe('/api/role', () => {
       [member, 'member'],
       [outsider, 'outsider'],
     ] as const) {
-      expectForbidden(await client.get(`/api/role?environment=${environment.id}`), `${label} list`);
-      expectRefused(await client.get(`/api/role/${role.id}`), `${label} get`);
-      expectForbidden(
+      refusalOf(label)(await client.get(`/api/role?environment=${environment.id}`), `${label} list`);
+      refusalOf(label)(await client.get(`/api/role/${role.id}`), `${label} get`);
+      refusalOf(label)(
         await client.post('/api/role', { environment: environment.id, name: 'X' }),
         `${label} post`,
       );
-      expectRefused(await client.patch(`/api/role/${role.id}`, { name: 'Y' }), `${label} patch`);
-      expectRefused(await client.delete(`/api/role/${role.id}`), `${label} delete`);
+      refusalOf(label)(await client.patch(`/api/role/${role.id}`, { name: 'Y' }), `${label} patch`);
+      refusalOf(label)(await client.delete(`/api/role/${role.id}`), `${label} delete`);
     }
     expect(
       (await t.db.selectFrom('role').select('name').where('id', '=', role.id).executeTakeFirst())?.name,

@@ -1,4 +1,4 @@
-import { listQuerySchema, roleCreateSchema, rolePatchSchema } from '@dossierbase/core';
+import { idParamSchema, listQuerySchema, roleCreateSchema, rolePatchSchema } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
@@ -8,9 +8,9 @@ import { requireEnvironmentAdmin } from '../../policy/environment';
 import { presentRole } from './present';
 import { createRole, deleteRole, findRole, listRoles, updateRole } from './service';
 
-const idParams = z.object({ id: z.coerce.number().int().positive() });
+const idParams = z.object({ id: idParamSchema });
 const listQuery = listQuerySchema.extend({
-  environment: z.coerce.number().int().positive(),
+  environment: idParamSchema,
   limit: z.coerce.number().int().min(1).max(200).default(50),
 });
 const tags = ['role'];
@@ -20,38 +20,58 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const adminRole = async (user: UserRow, id: number) => {
     const row = await findRole(db, id);
-    if (!row) throw notFound('Role not found');
+    if (!row) throw notFound();
     await requireEnvironmentAdmin(db, user, row.environment_id);
     return row;
   };
 
-  app.get('/role', { schema: { querystring: listQuery, tags } }, async (request) => {
-    const user = await currentUser(request);
-    await requireEnvironmentAdmin(db, user, request.query.environment);
-    const { rows, pager } = await listRoles(db, request.query.environment, request.query);
-    return { results: rows.map(presentRole), pager };
-  });
+  app.get(
+    '/role',
+    { config: { access: 'environmentAdmin' }, schema: { querystring: listQuery, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      await requireEnvironmentAdmin(db, user, request.query.environment);
+      const { rows, pager } = await listRoles(db, request.query.environment, request.query);
+      return { results: rows.map(presentRole), pager };
+    },
+  );
 
-  app.get('/role/:id', { schema: { params: idParams, tags } }, async (request) => {
-    const user = await currentUser(request);
-    return presentRole(await adminRole(user, request.params.id));
-  });
+  app.get(
+    '/role/:id',
+    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      return presentRole(await adminRole(user, request.params.id));
+    },
+  );
 
-  app.post('/role', { schema: { body: roleCreateSchema, tags } }, async (request, reply) => {
-    const user = await currentUser(request);
-    await requireEnvironmentAdmin(db, user, request.body.environment);
-    return reply.code(201).send(presentRole(await createRole(db, request.body)));
-  });
+  app.post(
+    '/role',
+    { config: { access: 'environmentAdmin' }, schema: { body: roleCreateSchema, tags } },
+    async (request, reply) => {
+      const user = await currentUser(request);
+      await requireEnvironmentAdmin(db, user, request.body.environment);
+      return reply.code(201).send(presentRole(await createRole(db, request.body)));
+    },
+  );
 
-  app.patch('/role/:id', { schema: { params: idParams, body: rolePatchSchema, tags } }, async (request) => {
-    const user = await currentUser(request);
-    const row = await adminRole(user, request.params.id);
-    return presentRole(await updateRole(db, row, request.body));
-  });
+  app.patch(
+    '/role/:id',
+    { config: { access: 'environmentAdmin' }, schema: { params: idParams, body: rolePatchSchema, tags } },
+    async (request) => {
+      const user = await currentUser(request);
+      const row = await adminRole(user, request.params.id);
+      return presentRole(await updateRole(db, row, request.body));
+    },
+  );
 
-  app.delete('/role/:id', { schema: { params: idParams, tags } }, async (request, reply) => {
-    const user = await currentUser(request);
-    await deleteRole(db, await adminRole(user, request.params.id));
-    return reply.code(204).send();
-  });
+  app.delete(
+    '/role/:id',
+    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    async (request, reply) => {
+      const user = await currentUser(request);
+      await deleteRole(db, await adminRole(user, request.params.id));
+      return reply.code(204).send();
+    },
+  );
 };

@@ -5,7 +5,7 @@ import { currentUser } from '../../auth/current-user';
 export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/subscription/active',
-    { schema: { tags: ['subscription'] } },
+    { config: { access: 'signedIn' }, schema: { tags: ['subscription'] } },
     async (request): Promise<ActiveSubscriptionBody> => {
       const user = await currentUser(request);
       const latest = await app.db
