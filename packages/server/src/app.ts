@@ -1,4 +1,4 @@
-import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
+import { CSRF_HEADER, CSRF_VALUE, SERVICE_MESSAGES } from '@dossierbase/core';
 import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -14,11 +14,15 @@ import helmet from 'helmet';
 import { OidcService } from './auth/oidc';
 import { authRoutes } from './auth/routes';
 import { type SessionClaims, SessionService } from './auth/session';
+import { BODY_MEMORY_BUDGET, limitBodyMemory } from './body-memory';
 import type { Config } from './config';
+import { isDatabaseUnavailable } from './db/availability';
 import type { Db } from './db/database';
 import type { UserRow } from './db/schema';
 import { HttpError } from './http-errors';
+import { clientErrorFromDatabase, rejectInvalidInput } from './input-guard';
 import { createMailer, type Mailer } from './mail/mailer';
+import { enforceRouteAccess } from './policy/route-access';
 import { configRoutes } from './resources/config/routes';
 import { contentDossierRoutes } from './resources/content-dossier/routes';
 import { contentDossierListRoutes } from './resources/content-dossier-list/routes';
@@ -32,6 +36,7 @@ import { displayItemRoutes } from './resources/display-item/routes';
 import { displayPositionRoutes } from './resources/display-position/routes';
 import { environmentRoutes } from './resources/environment/routes';
 import { fileRoutes } from './resources/file/routes';
+import { healthRoutes } from './resources/health/routes';
 import { localeRoutes } from './resources/locale/routes';
 import { permissionRoutes } from './resources/permission/routes';
 import { roleRoutes } from './resources/role/routes';
@@ -95,6 +100,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
   app.decorate('oidc', new OidcService(config));
   app.decorateRequest('user', undefined);
   app.decorateRequest('claims', undefined);
+  enforceRouteAccess(app);
 
   await app.register(cookie);
   // Security headers from one helmet middleware built at start (@fastify/helmet built a new one,
@@ -120,12 +126,16 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
+  // CSRF: every unsafe method needs the header, whatever its path. onRequest runs after routing, and
+  // no path test is made on the raw URL, which the router decodes (`/%61pi/...` reached /api/...).
   app.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/api/') || SAFE_METHODS.has(request.method)) return;
+    if (SAFE_METHODS.has(request.method)) return;
     if (request.headers[CSRF_HEADER.toLowerCase()] !== CSRF_VALUE) {
       return reply.code(403).send({ message: `The ${CSRF_HEADER} header is required` });
     }
   });
+  limitBodyMemory(app, BODY_MEMORY_BUDGET);
+  app.addHook('preValidation', rejectInvalidInput);
 
   app.setErrorHandler((error, request, reply) => {
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -137,6 +147,18 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       return reply.code(400).send({ errors });
     }
     if (error instanceof HttpError) return reply.code(error.statusCode).send(error.body);
+    if (isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply
+        .code(503)
+        .header('Retry-After', '5')
+        .send({ message: SERVICE_MESSAGES.databaseUnavailable });
+    }
+    const invalid = clientErrorFromDatabase(error);
+    if (invalid) {
+      request.log.warn({ err: error }, 'database refused a value of the request');
+      return reply.code(400).send(invalid);
+    }
     const status = (error as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
       return reply.code(status).send({ message: (error as Error).message });
@@ -148,6 +170,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
   await app.register(
     async (api) => {
       await api.register(configRoutes);
+      await api.register(healthRoutes);
       await api.register(authRoutes);
       await api.register(userRoutes);
       await api.register(subscriptionRoutes);

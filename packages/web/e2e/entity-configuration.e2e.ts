@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { addMember, buildDefDossier, buildEnvironment, buildUser } from '../../server/test/factories';
 import {
   DEMO_PASSWORD,
   openBrowser,
@@ -282,6 +283,47 @@ test('an ordinary user gets the 403 message on the configuration screens', async
       await page.goto(path);
       await page.getByTestId('admin-forbidden').waitFor();
     }
+  } finally {
+    await close();
+  }
+});
+
+test("an environment admin who opens another environment's entity gets the not-found page", async () => {
+  const password = 'tenant admin password 1';
+  const user = await buildUser(stack.db, { password });
+  const demo = await stack.db
+    .selectFrom('environment')
+    .select('id')
+    .where('name', '=', 'Demo')
+    .executeTakeFirstOrThrow();
+  await addMember(stack.db, demo.id, { user, credentials: ['environment-admin'] });
+  const elsewhere = await buildEnvironment(stack.db, { name: 'Elsewhere' });
+  const theirs = await buildDefDossier(stack.db, elsewhere.id, { name: 'Their entity' });
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await signIn(page, user.username, password);
+    await page
+      .getByTestId('environment-card')
+      .filter({ hasText: 'Demo' })
+      .getByTestId('environment-open')
+      .click();
+    await page.getByTestId('main-menu').waitFor();
+    // the server answers 404 for it, as for an entity that does not exist
+    for (const path of [
+      `/defdossier/edit/${theirs.id}`,
+      `/fieldeditor/${theirs.id}`,
+      `/defdossier/conditions/${theirs.id}`,
+      `/datastructure/${theirs.id}`,
+      '/defdossier/edit/2000000000',
+    ]) {
+      await page.goto(path);
+      await page.getByTestId('not-found-page').waitFor();
+      expect(await page.content(), path).not.toContain('Their entity');
+    }
+    await screenshot(page, 'entity-configuration-foreign-entity');
+  } catch (error) {
+    await screenshot(page, 'entity-configuration-foreign-entity-failure');
+    throw error;
   } finally {
     await close();
   }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { buildUser } from '../../server/test/factories';
-import { openBrowser, type Stack, screenshot, startStack } from './harness';
+import { createSecretToken } from '../../server/src/auth/secret-tokens';
+import { buildDefDossier, buildEnvironment, buildUser } from '../../server/test/factories';
+import { openBrowser, type Stack, screenshot, signIn, startStack } from './harness';
 
 let stack: Stack;
 beforeAll(async () => {
@@ -46,6 +47,51 @@ test('forgot password: the mail arrives over SMTP and its link sets a new passwo
   } finally {
     await close();
   }
+});
+
+test('a key login elsewhere: the open session is sent to the password form until a new one is chosen', async () => {
+  const user = await buildUser(stack.db);
+  const environment = await buildEnvironment(stack.db, { name: 'Flagged', members: [{ user }] });
+  const entity = await buildDefDossier(stack.db, environment.id, { name: 'Cases' });
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await signIn(page, user.username, user.password);
+    // the only environment opens by itself
+    await page.getByTestId('main-shell').waitFor();
+
+    // Someone uses a login key of this user on another device: the server now wants a new password.
+    const key = await createSecretToken(stack.db, 'login_key', user.id, 3600);
+    const keyed = await stack.app.inject({
+      method: 'POST',
+      url: '/api/key_login_check',
+      headers: { 'x-requested-with': 'XMLHttpRequest' },
+      payload: { username: user.username, key },
+    });
+    expect(keyed.statusCode).toBe(200);
+
+    // The next call of this browser answers 403 password_update_required: the form shows.
+    await page.goto(`/defdossier/${entity.id}`);
+    await page.getByTestId('password-update').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/environment');
+    // Other pages lead back to it.
+    await page.goto('/');
+    await page.getByTestId('password-update').waitFor();
+    await screenshot(page, 'password-update-required');
+
+    await page.getByTestId('password-update-password').fill('chosen after the key');
+    await page.getByTestId('password-update-repeat').fill('chosen after the key');
+    await page.getByTestId('password-update-submit').click();
+    await page.getByTestId('main-shell').waitFor();
+  } finally {
+    await close();
+  }
+  const signedIn = await stack.app.inject({
+    method: 'POST',
+    url: '/api/login_check',
+    headers: { 'x-requested-with': 'XMLHttpRequest' },
+    payload: { username: user.username, password: 'chosen after the key' },
+  });
+  expect(signedIn.statusCode).toBe(200);
 });
 
 test('Azure sign-in through the OpenID Connect provider lands on /azure and the environment page', async () => {

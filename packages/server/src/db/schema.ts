@@ -115,6 +115,13 @@ export interface LoginAttemptTable {
   created_at: Generated<Date>;
 }
 
+/** One forgot_password request, by its address (the per-address limit). */
+export interface PasswordResetRequestTable {
+  id: Generated<string>;
+  address: string;
+  created_at: Generated<Date>;
+}
+
 export interface DefDossierTable {
   id: Generated<number>;
   environment_id: number;
@@ -251,6 +258,8 @@ export interface ContentDossierTable {
   environment_id: number;
   def_dossier_id: number;
   summary: Generated<string>;
+  /** the summary per visibility class, for entities with restricted summary items (content-dossier/summary.ts) */
+  summaries: Json<Record<string, string> | null>;
   archived: Generated<boolean>;
   values: Json<Record<string, unknown>>;
   created_by: number | null;
@@ -317,9 +326,16 @@ export interface FileTable {
   description: Generated<string>;
   mime: string;
   size: number;
-  content: Buffer;
   created_by: number | null;
   created_at: Generated<Date>;
+}
+
+/** A file's bytes, in rows of FILE_CHUNK_BYTES (the last one shorter), numbered from 0. */
+export interface FileChunkTable {
+  environment_id: number;
+  file_id: number;
+  seq: number;
+  bytes: Buffer;
 }
 
 /** Moved on by triggers on every write to an entity's dossiers or links (bigint: read as text). */
@@ -342,6 +358,7 @@ export interface Database {
   login_key: SecretTokenTable;
   password_reset: SecretTokenTable;
   login_attempt: LoginAttemptTable;
+  password_reset_request: PasswordResetRequestTable;
   def_dossier: DefDossierTable;
   template: TemplateTable;
   def_field: DefFieldTable;
@@ -359,6 +376,7 @@ export interface Database {
   dossier_subscription: DossierMarkTable;
   auto_increment_counter: AutoIncrementCounterTable;
   file: FileTable;
+  file_chunk: FileChunkTable;
   entity_data_version: EntityDataVersionTable;
 }
 

@@ -1,4 +1,4 @@
-import { CSRF_HEADER, CSRF_VALUE, FORBIDDEN_MESSAGE } from '@dossierbase/core';
+import { CSRF_HEADER, CSRF_VALUE, FORBIDDEN_MESSAGE, PASSWORD_UPDATE_REQUIRED } from '@dossierbase/core';
 
 export const API_BASE = '/api';
 
@@ -23,6 +23,16 @@ export class ApiError extends Error {
     if (typeof message === 'string') return message;
     return this.status === 403 ? FORBIDDEN_MESSAGE : null;
   }
+}
+
+let passwordUpdateRequired: () => void = () => {};
+
+/**
+ * What to do when the server refuses a call until a handed-out password (key login) is replaced;
+ * the session module shows the change form.
+ */
+export function whenPasswordUpdateRequired(listener: () => void): void {
+  passwordUpdateRequired = listener;
 }
 
 type QueryValue = string | number | boolean | null | undefined;
@@ -67,7 +77,11 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
       data = text;
     }
   }
-  if (!response.ok) throw new ApiError(response.status, data);
+  if (!response.ok) {
+    const error = new ApiError(response.status, data);
+    if (error.status === 403 && error.serverMessage === PASSWORD_UPDATE_REQUIRED) passwordUpdateRequired();
+    throw error;
+  }
   return data as T;
 }
 

@@ -23,9 +23,9 @@ export function applyFieldErrors<T extends FieldValues>(
   return true;
 }
 
-/** The message a failed call should show: 403 -> 403_general_message, otherwise Something went wrong. */
+/** The message a failed call should show: the server's for 403 and 503, otherwise Something went wrong. */
 export function errorMessage(error: unknown, t: TFunction): string {
-  if (isApiError(error, 403)) return translateMessage(t, error.serverMessage);
+  if (isApiError(error, 403) || isApiError(error, 503)) return translateMessage(t, error.serverMessage);
   return t('common.something_went_wrong');
 }
 

@@ -10,6 +10,9 @@ export function RequireAuth() {
     rememberReferer(`${location.pathname}${location.search}${location.hash}`);
     return <Navigate to="/login" replace />;
   }
+  // The server serves nothing else until a handed-out password is replaced; the environment page
+  // shows the form for it.
+  if (token.re_pwd && location.pathname !== '/environment') return <Navigate to="/environment" replace />;
   return (
     <>
       <Outlet />

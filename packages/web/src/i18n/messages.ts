@@ -3,7 +3,10 @@ import {
   FORBIDDEN_MESSAGE,
   LOGIN_MESSAGES,
   PASSWORD_MIN_LENGTH,
+  PASSWORD_UPDATE_REQUIRED,
   REQUIRED_MESSAGE,
+  RESET_MESSAGES,
+  SERVICE_MESSAGES,
 } from '@dossierbase/core';
 import type { TFunction } from 'i18next';
 
@@ -29,6 +32,10 @@ const MESSAGE_KEYS: Record<string, string> = {
   [ENVIRONMENT_MESSAGES.imageType]: 'environment.image_type',
   'Incorrect username or email address': 'forgot.failed',
   'This link is invalid or has expired.': 'reset.invalid',
+  [RESET_MESSAGES.tooMany]: 'forgot.too_many',
+  [PASSWORD_UPDATE_REQUIRED]: 'password.update_text',
+  [SERVICE_MESSAGES.databaseUnavailable]: 'common.service_unavailable',
+  [SERVICE_MESSAGES.busy]: 'common.server_busy',
 };
 
 export function translateMessage(t: TFunction, message: string | null | undefined): string {

@@ -6,6 +6,12 @@ import * as files from './2026-11-22T0300-files';
 import * as entityDataVersion from './2026-11-22T0305-entity-data-version';
 import * as configVersion from './2026-11-22T0310-config-version';
 import * as userSession from './2026-11-23T1000-user-session';
+import * as passwordResetRequest from './2026-11-24T0900-password-reset-request';
+import * as fileChunks from './2026-11-24T0910-file-chunks';
+import * as summaryVariants from './2026-11-24T0930-summary-variants';
+import * as dataVersionOfDeletedEntities from './2026-11-24T1000-data-version-of-deleted-entities';
+import * as summaryTextsStatistics from './2026-11-24T1010-summary-texts-statistics';
+import * as summaryVariantsTextIndex from './2026-11-24T1020-summary-variants-text-index';
 
 // Listed by hand so the migrator needs no file-system scan. Kysely runs them in name order,
 // so every name starts with its UTC date and time.
@@ -17,4 +23,10 @@ export const migrations: Record<string, Migration> = {
   '2026-11-22T0305-entity-data-version': entityDataVersion,
   '2026-11-22T0310-config-version': configVersion,
   '2026-11-23T1000-user-session': userSession,
+  '2026-11-24T0900-password-reset-request': passwordResetRequest,
+  '2026-11-24T0910-file-chunks': fileChunks,
+  '2026-11-24T0930-summary-variants': summaryVariants,
+  '2026-11-24T1000-data-version-of-deleted-entities': dataVersionOfDeletedEntities,
+  '2026-11-24T1010-summary-texts-statistics': summaryTextsStatistics,
+  '2026-11-24T1020-summary-variants-text-index': summaryVariantsTextIndex,
 };

@@ -23,8 +23,10 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { isApiError } from '../../api/client';
 import { notifySuccess } from '../../api/errors';
 import { useLocale } from '../../app/locale-provider';
+import { NotFoundPage } from '../../app/not-found-page';
 import {
   entityName,
   patchItem,
@@ -61,7 +63,7 @@ function Conditions() {
   const { t } = useTranslation();
   const { locale } = useLocale();
   const id = Number(useParams().id);
-  const { data: entity, isLoading } = useEntity(id);
+  const { data: entity, isLoading, error: entityError } = useEntity(id);
   const { data: allItems = [] } = useDisplayItems(id);
   const refresh = useRefreshAdmin();
   const [conditions, setConditions] = useState<Condition[]>([]);
@@ -103,6 +105,7 @@ function Conditions() {
     }
   };
 
+  if (isApiError(entityError, 404)) return <NotFoundPage />;
   if (isLoading) return <Loader />;
   return (
     <Stack data-testid="conditions-page">

@@ -3,9 +3,10 @@ import { IconArrowDown, IconArrowUp, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { api } from '../../api/client';
+import { api, isApiError } from '../../api/client';
 import { notifyError } from '../../api/errors';
 import { useLocale } from '../../app/locale-provider';
+import { NotFoundPage } from '../../app/not-found-page';
 import { entityName, useDataFields, useEntities, useEntity, useLinks, useRefreshAdmin } from './admin-api';
 import { AdminOnly } from './admin-guard';
 import { DataFieldModal } from './data-field-modal';
@@ -140,12 +141,13 @@ export function EntityStructure() {
   const { t } = useTranslation();
   const { locale } = useLocale();
   const id = Number(useParams().id);
-  const { data: entity } = useEntity(id);
+  const { data: entity, error: entityError } = useEntity(id);
   const { data: entities = [] } = useEntities();
   const { data: fields = [] } = useDataFields(id);
   const { data: links = [] } = useLinks(id);
   const [dataField, setDataField] = useState<number | null>(null);
   const [link, setLink] = useState<number | null>(null);
+  if (isApiError(entityError, 404)) return <NotFoundPage />;
   return (
     <Stack data-testid="entity-structure-page">
       <Group justify="space-between">

@@ -27,7 +27,9 @@ import { IconAlertCircle } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
+import { isApiError } from '../../api/client';
 import { notifySuccess } from '../../api/errors';
+import { NotFoundPage } from '../../app/not-found-page';
 import { useEnvironment } from '../environments/environment-store';
 import {
   createItem,
@@ -67,7 +69,7 @@ function EntityEdit() {
   const environment = environmentRecord?.id ?? 0;
   const cultures = environmentCultures(environmentRecord?.locales);
   const refresh = useRefreshAdmin();
-  const { data: entity, isLoading } = useEntity(id);
+  const { data: entity, isLoading, error: entityError } = useEntity(id);
   const { data: roles = [] } = useRoles();
   const { data: permissions } = usePermissions(id);
   const [translations, setTranslations] = useState<Record<string, Translation>>({});
@@ -189,6 +191,8 @@ function EntityEdit() {
     }
   };
 
+  // an unknown entity, or one of an environment the user is not in
+  if (id && isApiError(entityError, 404)) return <NotFoundPage />;
   if (id && isLoading) return <Loader />;
   const toggle = (role: number, action: string, on: boolean) =>
     setMatrix((all) => ({

@@ -49,8 +49,10 @@ import {
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
+import { isApiError } from '../../api/client';
 import { notifyError, notifySuccess } from '../../api/errors';
 import { useLocale } from '../../app/locale-provider';
+import { NotFoundPage } from '../../app/not-found-page';
 import { useEnvironment } from '../environments/environment-store';
 import {
   createItem,
@@ -105,7 +107,7 @@ function FieldDesigner() {
   const { t } = useTranslation();
   const { locale } = useLocale();
   const id = Number(useParams().id);
-  const { data: entity } = useEntity(id);
+  const { data: entity, error: entityError } = useEntity(id);
   const { data: positions, isLoading } = usePositions(id);
   const { data: items = [] } = useDisplayItems(id);
   const [tab, setTab] = useState<string | null>(null);
@@ -122,6 +124,7 @@ function FieldDesigner() {
   const activePosition = Number(tab) || undefined;
   const close = () => setEditor(null);
 
+  if (isApiError(entityError, 404)) return <NotFoundPage />;
   return (
     <Stack data-testid="field-designer">
       <Group justify="space-between">

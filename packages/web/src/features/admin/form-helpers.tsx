@@ -1,10 +1,10 @@
 import { INFORMATION_TEXT_ATTRIBUTES, INFORMATION_TEXT_TAGS } from '@dossierbase/core';
 import { Alert } from '@mantine/core';
-import DOMPurify from 'dompurify';
 import type { TFunction } from 'i18next';
 import type { z } from 'zod';
 import { isApiError } from '../../api/client';
 import { errorMessage } from '../../api/errors';
+import { sanitiseHtml } from '../../fields/safe-html';
 import { translateMessage } from '../../i18n/messages';
 
 export type Errors = Record<string, string>;
@@ -44,10 +44,7 @@ export function GeneralError({ errors }: { errors: Errors }) {
 
 /** Information text and pre-text may hold only the contract's tags and attributes. */
 export function sanitiseInformation(html: string): string {
-  return DOMPurify.sanitize(html, {
-    ALLOWED_TAGS: [...INFORMATION_TEXT_TAGS],
-    ALLOWED_ATTR: [...INFORMATION_TEXT_ATTRIBUTES],
-  });
+  return sanitiseHtml(html, INFORMATION_TEXT_TAGS, INFORMATION_TEXT_ATTRIBUTES);
 }
 
 export function environmentCultures(locales: readonly { code: string }[] | undefined): string[] {

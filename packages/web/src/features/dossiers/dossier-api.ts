@@ -40,7 +40,7 @@ export const setFavourite = (id: number, on: boolean) =>
     : api.delete<unknown>(`/contentdossier/${id}/favorite`);
 
 export const setSubscription = (id: number, on: boolean) =>
-  api.get<unknown>(`/contentdossier/${id}/subscription/${on ? 1 : 0}`);
+  api.post<unknown>(`/contentdossier/${id}/subscription/${on ? 1 : 0}`);
 
 export const fetchPermissions = (defDossier: number, signal?: AbortSignal) =>
   api

@@ -145,13 +145,13 @@ export function bulkCall(action: BulkAction, id: number): Promise<unknown> {
     case 'delete':
       return api.delete(`/contentdossier/${id}`);
     case 'archive':
-      return api.get(`/contentdossier/${id}/archive`);
+      return api.post(`/contentdossier/${id}/archive`);
     case 'dearchive':
-      return api.get(`/contentdossier/${id}/dearchive`);
+      return api.post(`/contentdossier/${id}/dearchive`);
     case 'subscribe':
-      return api.get(`/contentdossier/${id}/subscription/1`);
+      return api.post(`/contentdossier/${id}/subscription/1`);
     case 'unsubscribe':
-      return api.get(`/contentdossier/${id}/subscription/0`);
+      return api.post(`/contentdossier/${id}/subscription/0`);
     case 'favourite':
       return api.post(`/contentdossier/${id}/favorite`);
     case 'unfavourite':

@@ -1,0 +1,257 @@
+// Pieces shared by bench/faults.ts and bench/load.ts: the server as a child process started as
+// `npm start` starts it, signing in over HTTP, the demo's ids, and small figures helpers.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
+import type { Db } from '../packages/server/src/db/database';
+import { freePort } from '../packages/server/test/free-port';
+// @ts-expect-error: a plain .mjs module of the start script, without types
+import { serverNodeArgs } from '../scripts/server-node-args.mjs';
+
+export const repoRoot = path.resolve(import.meta.dirname, '..');
+export const ADMIN_PASSWORD = 'bench admin password of some length';
+export const DEMO_PASSWORD = 'bench demo password of some length';
+const JWT_SECRET = 'bench-secret-of-enough-length!!';
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0
+    ? Number.NaN
+    : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+
+export interface ServerProcess {
+  child: ChildProcess;
+  address: string;
+  /** the last lines the server wrote (stdout and stderr), to show why it stopped */
+  tail: string[];
+  /** lines the server logged at level error or fatal (pino level >= 50) */
+  errorLines: string[];
+  /** resolves with the exit code or signal when the process ends */
+  exited: Promise<string>;
+  alive(): boolean;
+}
+
+/**
+ * Starts packages/server/src/main.ts in a process of its own with the node arguments of `npm start`
+ * (scripts/server-node-args.mjs: a 192 MB old generation) and waits until it answers.
+ * `env` adds to (and overrides) the defaults: loopback, a fixed JWT secret, no web client.
+ */
+export async function startServer(env: Record<string, string>, { quietLog = true } = {}) {
+  const port = await freePort();
+  const address = `http://127.0.0.1:${port}`;
+  const child = spawn(
+    process.execPath,
+    [...serverNodeArgs, path.join(repoRoot, 'packages/server/src/main.ts')],
+    {
+      cwd: repoRoot,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        JWT_SECRET,
+        WEB_DIST: '',
+        ADMIN_PASSWORD,
+        DEMO_PASSWORD,
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  const tail: string[] = [];
+  const errorLines: string[] = [];
+  const keep = (chunk: Buffer) => {
+    for (const line of chunk.toString().split('\n')) {
+      if (!line) continue;
+      if (!quietLog) console.log(`  [server] ${line}`);
+      if (/"level":(5|6)\d/.test(line)) errorLines.push(line);
+      tail.push(line);
+      if (tail.length > 80) tail.shift();
+    }
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(signal ?? `code ${code}`)),
+  );
+  const server: ServerProcess = {
+    child,
+    address,
+    tail,
+    errorLines,
+    exited,
+    alive: () => child.exitCode === null && child.signalCode === null,
+  };
+  const started = performance.now();
+  while (performance.now() - started < 120_000) {
+    if (!server.alive()) throw new Error(`the server stopped while starting:\n${tail.join('\n')}`);
+    try {
+      if ((await fetch(`${address}/api/config`)).ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  child.kill('SIGKILL');
+  throw new Error('the server did not start within 120 s');
+}
+
+/** Stops the server as an operator would (SIGTERM: it closes its database) and waits for it. */
+export async function stopServer(server: ServerProcess) {
+  if (!server.alive()) return;
+  server.child.kill('SIGTERM');
+  const timer = setTimeout(() => server.child.kill('SIGKILL'), 30_000);
+  await server.exited;
+  clearTimeout(timer);
+}
+
+/** Signs in over HTTP; the headers every later call sends (session cookies and the CSRF header). */
+export async function signIn(address: string, username: string, password: string) {
+  const response = await fetch(`${address}/api/login_check`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [CSRF_HEADER]: CSRF_VALUE },
+    body: JSON.stringify({ username, password }),
+  });
+  if (response.status !== 200)
+    throw new Error(`sign-in of ${username}: ${response.status} ${await response.text()}`);
+  await response.arrayBuffer();
+  const cookie = response.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  return { cookie, [CSRF_HEADER]: CSRF_VALUE, 'content-type': 'application/json' };
+}
+
+/** Resident memory of a process now, from /proc (bytes); 0 once it has ended. */
+export function residentBytes(pid: number | undefined): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc; 0 once it has ended. */
+export function cpuSeconds(pid: number | undefined): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in USER_HZ (100 on Linux)
+  } catch {
+    return 0;
+  }
+}
+
+/** The ids of the demo's Case entity (seed.ts, seed-records.ts) that the benches write through; data
+ * fields are named as sanitiseFieldName stores them (Case_status). */
+export interface DemoCase {
+  environmentId: number;
+  entityId: number;
+  caseworkerRoleId: number;
+  /** show/edit display item ids, the keys of a create or edit body */
+  items: { title: number; status: number; amount: number; due: number; description: number; client: number };
+  /** data-field ids, the keys of content_dossier.values */
+  fields: { number: number; title: number; status: number; amount: number; due: number; description: number };
+  /** list display item ids, for filters and sorts of the list call */
+  listItems: { status: number; due: number };
+  /** the forward link Case -> Client (content_link.link_id) */
+  linkId: number;
+  statusOptions: number[];
+  clientIds: number[];
+}
+
+export async function demoCase(db: Db): Promise<DemoCase> {
+  const environment = await db
+    .selectFrom('environment')
+    .select('id')
+    .where('name', '=', 'Demo')
+    .executeTakeFirstOrThrow();
+  const entities = await db
+    .selectFrom('def_dossier')
+    .select(['id', 'translations'])
+    .where('environment_id', '=', environment.id)
+    .execute();
+  const entityNamed = (name: string) => {
+    const found = entities.find((e) => e.translations.some((t) => t.name_singular === name));
+    if (!found) throw new Error(`demo entity ${name} missing`);
+    return found.id;
+  };
+  const entityId = entityNamed('Case');
+  const clientEntityId = entityNamed('Client');
+  const rows = await db
+    .selectFrom('display_item as i')
+    .leftJoin('def_dossier_def_field as d', 'd.id', 'i.def_dossier_def_field_id')
+    .leftJoin('def_dossier_link as l', 'l.id', 'i.def_dossier_link_id')
+    .select([
+      'i.id',
+      'i.view',
+      'd.id as fieldId',
+      'd.name as fieldName',
+      'l.id as linkId',
+      'l.name as linkName',
+    ])
+    .where('i.def_dossier_id', '=', entityId)
+    .execute();
+  const item = (view: string, name: string) => {
+    const row = rows.find((r) => r.view === view && (r.fieldName === name || r.linkName === name));
+    if (!row) throw new Error(`demo display item ${view} ${name} missing`);
+    return row;
+  };
+  const edit = (name: string) => item('show/edit', name).id;
+  const field = (name: string) => item('show/edit', name).fieldId as number;
+  const options = await db
+    .selectFrom('def_field_list')
+    .innerJoin('def_dossier_def_field as d', 'd.def_field_id', 'def_field_list.def_field_id')
+    .select('def_field_list.id')
+    .where('d.id', '=', field('Case_status'))
+    .orderBy('def_field_list.rank')
+    .execute();
+  const clients = await db
+    .selectFrom('content_dossier')
+    .select('id')
+    .where('def_dossier_id', '=', clientEntityId)
+    .orderBy('id')
+    .execute();
+  const role = await db
+    .selectFrom('role')
+    .select('id')
+    .where('environment_id', '=', environment.id)
+    .where('name', '=', 'Caseworker')
+    .executeTakeFirstOrThrow();
+  return {
+    environmentId: environment.id,
+    entityId,
+    caseworkerRoleId: role.id,
+    items: {
+      title: edit('Title'),
+      status: edit('Case_status'),
+      amount: edit('Amount'),
+      due: edit('Due_date'),
+      description: edit('Description'),
+      client: edit('Client'),
+    },
+    fields: {
+      number: field('Case_number'),
+      title: field('Title'),
+      status: field('Case_status'),
+      amount: field('Amount'),
+      due: field('Due_date'),
+      description: field('Description'),
+    },
+    listItems: { status: item('list', 'Case_status').id, due: item('list', 'Due_date').id },
+    linkId: item('show/edit', 'Client').linkId as number,
+    statusOptions: options.map((o) => o.id),
+    clientIds: clients.map((c) => Number(c.id)),
+  };
+}
+
+/** The status of an answer, or the kind of failure when there was none (refused, reset, timeout). */
+export function failureLabel(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; name?: string } }).cause;
+  if ((error as Error).name === 'TimeoutError') return 'timeout';
+  if (cause?.code === 'ECONNREFUSED') return 'refused';
+  if (cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET') return 'reset';
+  return cause?.code ?? (error as Error).name ?? 'error';
+}
