@@ -72,6 +72,13 @@ export function useBaseFields() {
   const environment = useEnvironmentId();
   return useList<DefField>('deffield', { environment, limit: 500 }, environment > 0);
 }
+export function useBaseField(id: number) {
+  return useQuery({
+    queryKey: adminKeys.one('deffield', id),
+    queryFn: () => api.get<DefField>(`/deffield/${id}`),
+    enabled: id > 0,
+  });
+}
 export function useListOptions(defField: number) {
   return useList<ListOption>('deffieldlist', { defField, limit: 500 }, defField > 0);
 }

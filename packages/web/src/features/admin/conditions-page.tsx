@@ -37,7 +37,7 @@ import {
   useRefreshAdmin,
 } from './admin-api';
 import { AdminOnly } from './admin-guard';
-import { itemLabel } from './field-designer-page';
+import { itemLabel } from './designer/item-label';
 import { type Errors, GeneralError, serverErrors, validate } from './form-helpers';
 import { DESIGNER_VIEWS } from './grid';
 

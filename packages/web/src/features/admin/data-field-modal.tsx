@@ -32,12 +32,12 @@ import {
   newUuid,
   pickTranslation,
   putItem,
+  useBaseField,
   useBaseFields,
   useEnvironmentId,
   usePositions,
   useRefreshAdmin,
 } from './admin-api';
-import { useBaseField } from './base-field-modal';
 import { type Errors, environmentCultures, GeneralError, serverErrors, validate } from './form-helpers';
 import { SaveCancelButtons } from './save-cancel-buttons';
 import { SettingsFields } from './settings-fields';

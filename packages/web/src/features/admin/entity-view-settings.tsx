@@ -3,7 +3,7 @@ import { MultiSelect, Paper, Select, SimpleGrid, Stack, Switch, Text, Title } fr
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '../../app/locale-provider';
 import { useCustomViews, useDataFields, useDisplayItems, useLinks } from './admin-api';
-import { itemLabel } from './field-designer-page';
+import { itemLabel } from './designer/item-label';
 import {
   ADDRESS_ITEM_KEYS,
   type AddressLookup,

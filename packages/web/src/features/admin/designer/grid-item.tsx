@@ -1,0 +1,104 @@
+import { useSortable } from '@dnd-kit/sortable';
+import type { DisplayItem } from '@dossierbase/core';
+import { ActionIcon, Group, Menu, Paper, Stack, Text } from '@mantine/core';
+import { IconGripVertical, IconSettings } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { useLocale } from '../../../app/locale-provider';
+import type { Editor } from './editor';
+import { itemLabel } from './item-label';
+
+/** One display item on the grid: a drag handle, its name and type, and a cog menu of its editors. */
+export function GridItem({
+  item,
+  col,
+  span,
+  onEdit,
+}: {
+  item: DisplayItem;
+  col: number;
+  span: number;
+  onEdit: (editor: Editor) => void;
+}) {
+  const { t } = useTranslation();
+  const { locale } = useLocale();
+  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({
+    id: item.id,
+  });
+  const field = item.def_dossier_def_field;
+  const link = item.def_dossier_link;
+  const type =
+    field?.def_field.type ?? (link ? 'link' : item.settings?.dossier_data ? 'dossier data' : 'block');
+  return (
+    <Paper
+      ref={setNodeRef}
+      withBorder
+      p="xs"
+      radius="sm"
+      shadow={isDragging ? 'md' : undefined}
+      style={{
+        gridColumn: `${col} / span ${span}`,
+        transform: transform ? `translate3d(${transform.x}px, ${transform.y}px, 0)` : undefined,
+        transition,
+        opacity: isDragging ? 0.6 : 1,
+        background: 'var(--mantine-color-body)',
+      }}
+      data-testid={`designer-item-${item.id}`}
+    >
+      <Group gap={6} wrap="nowrap" justify="space-between">
+        <Group gap={6} wrap="nowrap" style={{ minWidth: 0 }}>
+          <ActionIcon
+            variant="subtle"
+            color="gray"
+            size="sm"
+            {...attributes}
+            {...listeners}
+            aria-label={t('admin.designer.drag')}
+            data-testid={`designer-drag-${item.id}`}
+            style={{ cursor: 'grab' }}
+          >
+            <IconGripVertical size={14} />
+          </ActionIcon>
+          <Stack gap={0} style={{ minWidth: 0 }}>
+            <Text size="sm" fw={600} truncate>
+              {itemLabel(item, locale)}
+              {(field?.obligatory || link?.obligatory) && <span style={{ color: 'red' }}> *</span>}
+            </Text>
+            <Text size="xs" c="dimmed" truncate>
+              {type} · {item.view} · {item.colspan}/12
+            </Text>
+          </Stack>
+        </Group>
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <ActionIcon variant="subtle" size="sm" data-testid={`designer-cog-${item.id}`} aria-label="cog">
+              <IconSettings size={14} />
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item onClick={() => onEdit({ kind: 'display', item })} data-testid="cog-display">
+              {t('admin.cog.display')}
+            </Menu.Item>
+            {field && (
+              <Menu.Item onClick={() => onEdit({ kind: 'data', id: field.id })} data-testid="cog-data">
+                {t('admin.cog.data')}
+              </Menu.Item>
+            )}
+            {field && (
+              <Menu.Item
+                onClick={() => onEdit({ kind: 'base', id: field.def_field.id })}
+                data-testid="cog-base"
+              >
+                {t('admin.cog.base')}
+              </Menu.Item>
+            )}
+            {link && (
+              <Menu.Item onClick={() => onEdit({ kind: 'link', id: link.id })} data-testid="cog-link">
+                {t('admin.cog.link')}
+              </Menu.Item>
+            )}
+          </Menu.Dropdown>
+        </Menu>
+      </Group>
+    </Paper>
+  );
+}

@@ -1,0 +1,84 @@
+import type { DisplayPosition } from '@dossierbase/core';
+import { ActionIcon, Badge, Button, Group } from '@mantine/core';
+import { IconArrowLeft, IconArrowRight, IconEdit } from '@tabler/icons-react';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { notifyError } from '../../../api/errors';
+import { patchItem, useRefreshAdmin } from '../admin-api';
+import { movePosition } from '../grid';
+
+/** Above a position's grid: move the position left or right among its type, and open its editor. */
+export function PositionToolbar({
+  position,
+  positions,
+  onEdit,
+}: {
+  position: DisplayPosition;
+  positions: readonly DisplayPosition[];
+  onEdit: () => void;
+}) {
+  const { t } = useTranslation();
+  const refresh = useRefreshAdmin();
+  const [busy, setBusy] = useState(false);
+  const move = async (step: -1 | 1) => {
+    const changes = movePosition(positions, position, step);
+    if (changes.length === 0) return;
+    setBusy(true);
+    try {
+      for (const change of changes) await patchItem('displayposition', change.id, { rank: change.rank });
+      await refresh();
+    } catch (error) {
+      notifyError(error, t);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const group = positions.filter((p) => p.type === position.type);
+  const index = group.findIndex((p) => p.id === position.id);
+  return (
+    <Group
+      gap={4}
+      justify="flex-end"
+      mb="xs"
+      data-testid="designer-position-toolbar"
+      data-position-id={position.id}
+    >
+      {position.hide && (
+        <Badge color="gray" variant="light" data-testid="designer-position-hidden">
+          {t('admin.position.hide')}
+        </Badge>
+      )}
+      <ActionIcon
+        variant="subtle"
+        size="sm"
+        disabled={busy || index <= 0}
+        onClick={() => move(-1)}
+        aria-label={t('admin.position.move_up')}
+        title={t('admin.position.move_up')}
+        data-testid="designer-position-up"
+      >
+        <IconArrowLeft size={14} />
+      </ActionIcon>
+      <ActionIcon
+        variant="subtle"
+        size="sm"
+        disabled={busy || index < 0 || index >= group.length - 1}
+        onClick={() => move(1)}
+        aria-label={t('admin.position.move_down')}
+        title={t('admin.position.move_down')}
+        data-testid="designer-position-down"
+      >
+        <IconArrowRight size={14} />
+      </ActionIcon>
+      <Button
+        size="compact-xs"
+        variant="subtle"
+        leftSection={<IconEdit size={12} />}
+        onClick={onEdit}
+        data-testid="designer-position-edit"
+      >
+        {t('admin.position.edit')}
+      </Button>
+    </Group>
+  );
+}
