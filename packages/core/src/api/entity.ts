@@ -29,7 +29,7 @@ export const PERMISSION_ACTIONS = [
   'export_csv',
   'export_pdf',
   'export_word',
-  'export_hml',
+  'export_html',
   'merge',
   'massupdate',
   'dossierlog',

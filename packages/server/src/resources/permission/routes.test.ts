@@ -98,6 +98,17 @@ describe('/api/permission', () => {
     );
   });
 
+  test("the HTML export permission carries the spec's name, export_html", async () => {
+    const { environment, admin } = await adminSetup(t);
+    const entity = await buildDefDossier(t.db, environment.id);
+    const role = await buildRole(t.db, environment.id);
+    const body = { environment: environment.id, defDossier: entity.id, role: role.id };
+    const saved = await put(admin, '/api/permission', { ...body, actions: ['export_html'] });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json().actions).toEqual(['export_html']);
+    expect((await put(admin, '/api/permission', { ...body, actions: ['export_hml'] })).statusCode).toBe(400);
+  });
+
   test('members, other environments and signed-out users are refused', async () => {
     const { environment, member, outsider } = await adminSetup(t);
     const entity = await buildDefDossier(t.db, environment.id);
