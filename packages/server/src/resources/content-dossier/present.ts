@@ -7,7 +7,7 @@ import { readerSummaryKeys } from '../../policy/summary';
 import { presentDossiers } from '../content-dossier-list/present';
 import { presentListOption } from '../def-field/present';
 import { presentDisplayItems } from '../display-item/present';
-import type { DossierRow } from './service';
+import type { DossierRow } from './read-model';
 
 /** One dossier in the wire shape, with the summary the reader may see; the same presenter as the list's. */
 export async function presentDossier(db: Db, access: EnvironmentAccess, row: DossierRow): Promise<Dossier> {

@@ -7,7 +7,7 @@ import { createTestApp, type TestApp } from '../../../test/test-app';
 import { visibleItems } from '../../policy/display-item';
 import { openEnvironment } from '../../policy/environment';
 import { addField, type DossierSetup, dossierSetup, insertDossier, key } from './fixture';
-import { EMBEDDED_MESSAGES } from './service';
+import { EMBEDDED_MESSAGES } from './links';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -10,21 +10,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser, currentUserForEntity } from '../../auth/current-user';
 import { openEntityScope } from '../../policy/entity';
+import { marks, setMark } from './marks';
 import { presentDetail } from './present';
-import {
-  changeListValue,
-  createDossier,
-  credentialAllowed,
-  deleteDossier,
-  detailItems,
-  dossierContent,
-  marks,
-  openDossier,
-  setArchived,
-  setMark,
-  tabsAllowed,
-  updateDossier,
-} from './service';
+import { credentialAllowed, detailItems, dossierContent, openDossier, tabsAllowed } from './read-model';
+import { changeListValue, createDossier, deleteDossier, setArchived, updateDossier } from './service';
 
 const tags = ['content-dossier'];
 const idParams = z.object({ id: dossierIdParamSchema });

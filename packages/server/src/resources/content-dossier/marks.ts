@@ -1,0 +1,44 @@
+import type { Db } from '../../db/database';
+import type { DossierRow } from './read-model';
+
+// A user's marks on a dossier: favourite and subscription (to its changes), one row each when set.
+
+export async function marks(db: Db, userId: number, dossierId: number) {
+  const [favourite, subscription] = await Promise.all([
+    db
+      .selectFrom('favourite')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('content_dossier_id', '=', dossierId)
+      .executeTakeFirst(),
+    db
+      .selectFrom('dossier_subscription')
+      .select('id')
+      .where('user_id', '=', userId)
+      .where('content_dossier_id', '=', dossierId)
+      .executeTakeFirst(),
+  ]);
+  return { favorite: Boolean(favourite), subscribed: Boolean(subscription) };
+}
+
+export async function setMark(
+  db: Db,
+  table: 'favourite' | 'dossier_subscription',
+  dossier: DossierRow,
+  userId: number,
+  on: boolean,
+) {
+  if (on) {
+    await db
+      .insertInto(table)
+      .values({ environment_id: dossier.environment_id, user_id: userId, content_dossier_id: dossier.id })
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+  } else {
+    await db
+      .deleteFrom(table)
+      .where('user_id', '=', userId)
+      .where('content_dossier_id', '=', dossier.id)
+      .execute();
+  }
+}
