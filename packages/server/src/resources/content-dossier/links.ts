@@ -64,6 +64,39 @@ export async function writeLinks(
     .execute();
 }
 
+/**
+ * The dossiers `dossierId` (of entity `entityId`) links to as parent, per forward link of the entity
+ * that `follow` picks and that has any: what a cascade of its delete or archive reaches.
+ */
+export async function childrenThrough(
+  db: Db,
+  entityId: number,
+  dossierId: number,
+  follow: (link: LinkRow) => boolean,
+): Promise<{ link: LinkRow; children: { id: number; entityId: number }[] }[]> {
+  const links = await db
+    .selectFrom('def_dossier_link')
+    .selectAll()
+    .where('def_dossier_id', '=', entityId)
+    .execute();
+  const result = [];
+  for (const link of links.filter((l) => !isBacklink(l) && follow(l))) {
+    const rows = await db
+      .selectFrom('content_link as l')
+      .innerJoin('content_dossier as c', 'c.id', 'l.child_id')
+      .select(['c.id', 'c.def_dossier_id'])
+      .where('l.link_id', '=', link.id)
+      .where('l.parent_id', '=', dossierId)
+      .execute();
+    if (rows.length === 0) continue;
+    result.push({
+      link,
+      children: rows.map((row) => ({ id: Number(row.id), entityId: row.def_dossier_id })),
+    });
+  }
+  return result;
+}
+
 export const EMBEDDED_MESSAGES = {
   both: 'Give both embedded and linkId',
   link: 'Unknown link',

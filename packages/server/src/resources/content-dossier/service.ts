@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { DOSSIER_MESSAGES } from '@dossierbase/core';
 import type { Db } from '../../db/database';
 import { badRequest } from '../../http-errors';
-import { visibleItems } from '../../policy/display-item';
+import { type LinkRow, visibleItems } from '../../policy/display-item';
 import {
   authorize,
   canArchiveDossier,
@@ -16,7 +16,7 @@ import { checkDuplicates, checkRequired } from './checks';
 import { computeServerValues } from './computed-values';
 import { createdChanges, updatedChanges, writeLog } from './dossier-log';
 import { EDIT_VIEWS, fieldSettings, itemMap } from './items';
-import { appendLink, embeddedParent, isBacklink, linkedIds, writeLinks } from './links';
+import { appendLink, childrenThrough, embeddedParent, linkedIds, writeLinks } from './links';
 import { normaliseValues } from './normalise';
 import type { DossierRow } from './read-model';
 import { computeSummary, hasEmptyText, summaryConfig, withIdWhenEmpty } from './summary';
@@ -181,36 +181,12 @@ export async function deleteDossier(db: Db, scope: EntityScope, dossier: Dossier
     const remove = async (id: number, entityId: number) => {
       if (seen.has(id)) return;
       seen.add(id);
-      const links = await trx
-        .selectFrom('def_dossier_link')
-        .selectAll()
-        .where('def_dossier_id', '=', entityId)
-        .execute();
-      for (const link of links.filter((l) => !isBacklink(l))) {
-        if (link.cascade_rule === 'maintain') continue;
-        const children = await trx
-          .selectFrom('content_link as l')
-          .innerJoin('content_dossier as c', 'c.id', 'l.child_id')
-          .select(['c.id', 'c.def_dossier_id'])
-          .where('l.link_id', '=', link.id)
-          .where('l.parent_id', '=', id)
-          .execute();
-        if (children.length === 0) continue;
+      const cascading = (link: LinkRow) => link.cascade_rule !== 'maintain';
+      for (const { link, children } of await childrenThrough(trx, entityId, id, cascading)) {
         if (link.cascade_rule === 'constraint') throw badRequest({ dossier: CONSTRAINT_MESSAGE });
-        for (const child of children) await remove(Number(child.id), child.def_dossier_id);
+        for (const child of children) await remove(child.id, child.entityId);
       }
-      await trx
-        .insertInto('dossier_log')
-        .values({
-          environment_id: scope.access.environment.id,
-          content_dossier_id: id,
-          def_dossier_id: entityId,
-          type: 'delete',
-          user_id: scope.access.user.id,
-          username: scope.access.user.username,
-          changes: JSON.stringify([]),
-        })
-        .execute();
+      await writeLog(trx, scope.access, { id, entityId }, 'delete', []);
       await trx.deleteFrom('content_dossier').where('id', '=', id).execute();
     };
     await remove(Number(dossier.id), dossier.def_dossier_id);
