@@ -48,7 +48,8 @@ export interface ConditionOutcome {
   required: Set<string>;
 }
 
-function currentValue(values: ConditionValues, id: DisplayItemId): unknown {
+/** The value of one item in `values` (a Map or a record keyed by item id). */
+export function currentValue(values: ConditionValues, id: DisplayItemId): unknown {
   if (values instanceof Map) return values.has(id) ? values.get(id) : values.get(String(id));
   const record = values as Readonly<Record<string, unknown>>;
   const key = String(id);

@@ -4,8 +4,10 @@ import {
   fail,
   flag,
   formatNumber,
+  inValues,
   isEmpty,
   MESSAGES,
+  noDefault,
   ok,
   parseLocaleNumber,
   resolveLocale,
@@ -95,6 +97,10 @@ function formatCurrency(
 export const amountField: FieldType<typeof amountSettingsSchema, number> = {
   type: 'amount',
   settingsSchema: amountSettingsSchema,
+  serverComputed: false,
+  refersTo: null,
+  source: inValues,
+  defaultValue: noDefault,
   valueSchema: (settings) =>
     z
       .number()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
-import { fail, idSchema, isEmpty, ok } from './shared';
+import { fail, idSchema, inValues, isEmpty, noDefault, ok } from './shared';
 import type { FieldType } from './types';
 
 // The server hands out the numbers; the field is not shown in edit mode.
@@ -14,6 +14,10 @@ export const AUTO_INCREMENT_MESSAGE = 'Enter a whole number above 0';
 export const autoIncrementField: FieldType<typeof autoIncrementSettingsSchema, number> = {
   type: 'autoIncrement',
   settingsSchema: autoIncrementSettingsSchema,
+  serverComputed: true,
+  refersTo: null,
+  source: inValues,
+  defaultValue: noDefault,
   valueSchema: () => idSchema.nullable(),
   normalise(raw, settings) {
     if (isEmpty(raw)) return ok(null);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { type EvaluateOptions, type FormulaLookup, runFormula } from '../formula/evaluate';
 import { parseFormula } from '../formula/parser';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
-import { fail, flag, formatBoolean, formatNumber, isEmpty, ok } from './shared';
+import { fail, flag, formatBoolean, formatNumber, inValues, isEmpty, noDefault, ok } from './shared';
 import type { FieldType } from './types';
 
 export type CalcValue = number | string | boolean;
@@ -46,6 +46,10 @@ export function computeCalc(
 export const calcField: FieldType<typeof calcSettingsSchema, CalcValue> = {
   type: 'calc',
   settingsSchema: calcSettingsSchema,
+  serverComputed: true,
+  refersTo: null,
+  source: inValues,
+  defaultValue: noDefault,
   valueSchema: () => z.union([z.number(), z.string(), z.boolean()]).nullable(),
   normalise(raw) {
     if (isEmpty(raw)) return ok(null);

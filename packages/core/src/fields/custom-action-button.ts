@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
-import { ok, optionalIdSetting } from './shared';
+import { noDefault, ok, optionalIdSetting } from './shared';
 import type { FieldType } from './types';
 
 export const customActionButtonSettingsSchema = z.object({
@@ -19,6 +19,10 @@ export type CustomActionButtonSettings = z.output<typeof customActionButtonSetti
 export const customActionButtonField: FieldType<typeof customActionButtonSettingsSchema, never> = {
   type: 'customActionButton',
   settingsSchema: customActionButtonSettingsSchema,
+  serverComputed: true,
+  refersTo: null,
+  source: () => ({ from: 'none' }),
+  defaultValue: noDefault,
   valueSchema: () => z.null(),
   normalise: () => ok(null),
   operators: OPERATORS_BY_FIELD_TYPE.customActionButton,

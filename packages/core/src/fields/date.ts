@@ -12,7 +12,7 @@ import {
   ymdToIso,
 } from './dates';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
-import { ctxNow, fail, flag, isEmpty, ok } from './shared';
+import { ctxNow, fail, flag, inValues, isEmpty, ok } from './shared';
 import type { FieldType } from './types';
 
 export const DATE_RESTRICTIONS = ['none', 'before_and_eq_current_date', 'after_and_eq_current_date'] as const;
@@ -56,6 +56,18 @@ const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const dateField: FieldType<typeof dateSettingsSchema, string> = {
   type: 'date',
   settingsSchema: dateSettingsSchema,
+  serverComputed: false,
+  refersTo: null,
+  source: inValues,
+  // Today (default_current_date; midnight with withtime), or now to the minute (current_time_as_default).
+  defaultValue(settings, ctx) {
+    const now = ctxNow(ctx);
+    if (settings.withtime && settings.current_time_as_default)
+      return new Date(Math.floor(now.getTime() / 60_000) * 60_000).toISOString();
+    if (!settings.default_current_date) return null;
+    const today = ymdToIso(todayYmd(now));
+    return settings.withtime ? (parseDateTime(`${today}T00:00`)?.toISOString() ?? null) : today;
+  },
   valueSchema: (settings) =>
     (settings.withtime
       ? z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
-import { asText, fail, isEmpty, MESSAGES, ok } from './shared';
+import { asText, fail, inValues, isEmpty, MESSAGES, noDefault, ok } from './shared';
 import type { FieldType } from './types';
 
 export const EMAIL_MAX_LENGTH = 254;
@@ -15,6 +15,10 @@ export type EmailSettings = z.output<typeof emailSettingsSchema>;
 export const emailField: FieldType<typeof emailSettingsSchema, string> = {
   type: 'email',
   settingsSchema: emailSettingsSchema,
+  serverComputed: false,
+  refersTo: null,
+  source: inValues,
+  defaultValue: noDefault,
   valueSchema: () => z.string().max(EMAIL_MAX_LENGTH).regex(EMAIL_PATTERN).nullable(),
   normalise(raw) {
     if (isEmpty(raw)) return ok(null);

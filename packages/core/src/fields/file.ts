@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
-import { flag, idValueSchema, normaliseIds } from './shared';
+import { flag, idValueSchema, inValues, noDefault, normaliseIds } from './shared';
 import type { FieldType } from './types';
 
 export const FILE_TYPES = ['images', 'audio', 'video', 'documents', 'spreadsheet', 'presentation'] as const;
@@ -46,6 +46,10 @@ export function isFileTypeAllowed(mime: string, settings: FileSettings): boolean
 export const fileField: FieldType<typeof fileSettingsSchema, number | number[]> = {
   type: 'file',
   settingsSchema: fileSettingsSchema,
+  serverComputed: false,
+  refersTo: 'files',
+  source: inValues,
+  defaultValue: noDefault,
   valueSchema: (settings) => idValueSchema(settings.multiple),
   normalise: (raw, settings) =>
     normaliseIds(raw, settings.multiple, {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
-import { fail, isEmpty, ok, roundTo } from './shared';
+import { fail, inValues, isEmpty, noDefault, ok, roundTo } from './shared';
 import type { FieldType } from './types';
 
 export interface GeoPoint {
@@ -39,6 +39,10 @@ function pick(obj: object, ...keys: string[]): unknown {
 export const geolocationField: FieldType<typeof geolocationSettingsSchema, GeoPoint> = {
   type: 'geolocation',
   settingsSchema: geolocationSettingsSchema,
+  serverComputed: false,
+  refersTo: null,
+  source: inValues,
+  defaultValue: noDefault,
   valueSchema: () => geoPointSchema.nullable(),
   normalise(raw) {
     if (isEmpty(raw)) return ok(null);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
-import { asText, fail, isEmpty, MESSAGES, ok } from './shared';
+import { asText, fail, inValues, isEmpty, MESSAGES, noDefault, ok } from './shared';
 import type { FieldType } from './types';
 
 export const IMAGE_CODE_TYPES = ['qrcode', 'code128', 'code39'] as const;
@@ -24,6 +24,10 @@ const RULES = {
 export const imageCodeField: FieldType<typeof imageCodeSettingsSchema, string> = {
   type: 'imageCode',
   settingsSchema: imageCodeSettingsSchema,
+  serverComputed: false,
+  refersTo: null,
+  source: inValues,
+  defaultValue: noDefault,
   valueSchema: (settings) =>
     z.string().max(RULES[settings.imageType].max).regex(RULES[settings.imageType].pattern).nullable(),
   normalise(raw, settings) {

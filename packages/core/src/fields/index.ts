@@ -8,11 +8,13 @@ export * from './email';
 export * from './file';
 export * from './geolocation';
 export * from './image-code';
+export * from './item';
 export * from './link';
 export * from './list';
 export * from './operators';
 export * from './registry';
 export * from './rich-text';
+export * from './settings';
 export {
   formatBoolean,
   isEmpty as isEmptyFieldValue,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dossierIdSchema } from '../api/ids';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
-import { flag, idValueSchema, labelIds, normaliseIds, optionalIdSetting } from './shared';
+import { flag, idValueSchema, labelIds, noDefault, normaliseIds, optionalIdSetting } from './shared';
 import type { FieldType } from './types';
 
 export const LINK_VIEWS = ['calendar', 'gantt', 'kanban', 'list', 'timeline', 'hourregistration'] as const;
@@ -46,6 +46,10 @@ export type LinkSettings = z.output<typeof linkSettingsSchema>;
 export const linkField: FieldType<typeof linkSettingsSchema, number | number[]> = {
   type: 'link',
   settingsSchema: linkSettingsSchema,
+  serverComputed: false,
+  refersTo: 'dossiers',
+  source: () => ({ from: 'links' }),
+  defaultValue: noDefault,
   valueSchema: (settings) => idValueSchema(settings.multiple, dossierIdSchema),
   normalise: (raw, settings) =>
     normaliseIds(raw, settings.multiple, LINK_MESSAGES, undefined, Number.MAX_SAFE_INTEGER),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
-import { flag, idValueSchema, labelIds, normaliseIds, optionalIdSetting } from './shared';
+import { flag, idValueSchema, inValues, labelIds, normaliseIds, optionalIdSetting } from './shared';
 import type { FieldType } from './types';
 
 export const LIST_MESSAGES = {
@@ -22,6 +22,14 @@ export type ListSettings = z.output<typeof listSettingsSchema>;
 export const listField: FieldType<typeof listSettingsSchema, number | number[]> = {
   type: 'list',
   settingsSchema: listSettingsSchema,
+  serverComputed: false,
+  refersTo: 'options',
+  source: inValues,
+  // The setting's option, else the option marked default.
+  defaultValue(settings, ctx) {
+    const id = settings.default_list_option ?? ctx?.options?.find((o) => o.default)?.id ?? null;
+    return id === null ? null : settings.multiple ? [id] : id;
+  },
   valueSchema: (settings) => idValueSchema(settings.multiple),
   normalise: (raw, settings, ctx) => normaliseIds(raw, settings.multiple, LIST_MESSAGES, ctx?.options),
   operators: OPERATORS_BY_FIELD_TYPE.list,

@@ -116,15 +116,6 @@ export const OPERATORS_BY_FIELD_TYPE: Readonly<Record<FieldTypeName, readonly Op
   customActionButton: [],
 };
 
-/** The value kind of an operator as used on a field type: equals on a list takes an option. */
-export function operatorValueKind(fieldType: FieldTypeName, operator: OperatorName): OperatorValueKind {
-  if (operator === 'equals' || operator === 'not_equals') {
-    if (fieldType === 'list' || fieldType === 'tree') return 'option';
-    if (fieldType === 'user' || fieldType === 'systemuser') return 'user';
-  }
-  return OPERATOR_VALUE_KINDS[operator];
-}
-
 export function isOperatorAllowed(fieldType: FieldTypeName, operator: string): operator is OperatorName {
   return (OPERATORS_BY_FIELD_TYPE[fieldType] as readonly string[]).includes(operator);
 }
@@ -155,7 +146,3 @@ export const OPERATOR_VALUE_SCHEMAS: Readonly<Record<OperatorValueKind, z.ZodTyp
   options: z.array(z.union([z.literal('EMPTY'), id])).min(1),
   user: z.union([z.literal('CURRENT_USER'), z.literal(''), z.null(), id]),
 };
-
-export function operatorValueSchema(fieldType: FieldTypeName, operator: OperatorName): z.ZodType {
-  return OPERATOR_VALUE_SCHEMAS[operatorValueKind(fieldType, operator)];
-}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { MAX_INT4 } from '../api/common';
 import { idSchema } from '../api/ids';
-import type { FieldContext, NormaliseResult } from './types';
+import type { FieldContext, NormaliseResult, ValueSource } from './types';
 
 export const ok = <V>(value: V | null): NormaliseResult<V> => ({ ok: true, value });
 export const fail = <V = never>(message: string): NormaliseResult<V> => ({ ok: false, message });
@@ -183,3 +183,7 @@ export function roundTo(value: number, digits: number): number {
 export function ctxNow(ctx?: FieldContext): Date {
   return ctx?.now ?? new Date();
 }
+
+/** The capabilities most types share: the value is kept in `values` and a new dossier starts empty. */
+export const inValues = (): ValueSource => ({ from: 'values' });
+export const noDefault = () => null;

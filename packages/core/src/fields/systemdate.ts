@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formatInstant, parseDateTime } from './dates';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
-import { fail, isEmpty, ok } from './shared';
+import { fail, isEmpty, noDefault, ok } from './shared';
 import type { FieldType } from './types';
 
 // created_at / modified_at of the dossier, set by the server.
@@ -15,6 +15,10 @@ export const SYSTEMDATE_MESSAGE = 'Enter a valid date and time (DD-MM-YYYY HH:mm
 export const systemdateField: FieldType<typeof systemdateSettingsSchema, string> = {
   type: 'systemdate',
   settingsSchema: systemdateSettingsSchema,
+  serverComputed: true,
+  refersTo: null,
+  source: (settings) => ({ from: 'column', column: settings.dossier_data }),
+  defaultValue: noDefault,
   valueSchema: () =>
     z
       .string()

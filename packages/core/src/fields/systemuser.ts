@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
-import { idSchema, labelIds, normaliseIds } from './shared';
+import { idSchema, labelIds, noDefault, normaliseIds } from './shared';
 import type { FieldType } from './types';
 import { USER_MESSAGES } from './user';
 
@@ -13,6 +13,10 @@ export type SystemuserSettings = z.output<typeof systemuserSettingsSchema>;
 export const systemuserField: FieldType<typeof systemuserSettingsSchema, number> = {
   type: 'systemuser',
   settingsSchema: systemuserSettingsSchema,
+  serverComputed: true,
+  refersTo: 'users',
+  source: (settings) => ({ from: 'column', column: settings.dossier_data }),
+  defaultValue: noDefault,
   valueSchema: () => idSchema.nullable(),
   normalise: (raw, _settings, ctx) => normaliseIds(raw, false, USER_MESSAGES, ctx?.users),
   operators: OPERATORS_BY_FIELD_TYPE.systemuser,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
-import { asText, fail, flag, isEmpty, MESSAGES, ok } from './shared';
+import { asText, fail, flag, inValues, isEmpty, MESSAGES, noDefault, ok } from './shared';
 import type { FieldType } from './types';
 
 export const TEXT_MAX_LENGTH = 255;
@@ -63,6 +63,10 @@ export function isValidIban(value: string): boolean {
 export const textField: FieldType<typeof textSettingsSchema, string> = {
   type: 'text',
   settingsSchema: textSettingsSchema,
+  serverComputed: false,
+  refersTo: null,
+  source: inValues,
+  defaultValue: noDefault,
   valueSchema: () => z.string().max(TEXT_MAX_LENGTH).nullable(),
   normalise(raw, settings) {
     if (isEmpty(raw)) return ok(null);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
-import { fail, isEmpty, MESSAGES, ok } from './shared';
+import { fail, inValues, isEmpty, MESSAGES, noDefault, ok } from './shared';
 import type { FieldType } from './types';
 
 // Rich text (HTML). Sanitising for display is the web's job (DOMPurify); here only a size cap.
@@ -25,6 +25,10 @@ export function htmlToText(html: string): string {
 export const textareaField: FieldType<typeof textareaSettingsSchema, string> = {
   type: 'textarea',
   settingsSchema: textareaSettingsSchema,
+  serverComputed: false,
+  refersTo: null,
+  source: inValues,
+  defaultValue: noDefault,
   valueSchema: () => z.string().max(TEXTAREA_MAX_LENGTH).nullable(),
   normalise(raw) {
     if (isEmpty(raw)) return ok(null);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
-import { fail, flag, isEmpty, ok } from './shared';
+import { fail, flag, inValues, isEmpty, noDefault, ok } from './shared';
 import type { FieldType } from './types';
 
 export const TIME_MESSAGES = {
@@ -20,6 +20,10 @@ export type TimeSettings = z.output<typeof timeSettingsSchema>;
 export const timeField: FieldType<typeof timeSettingsSchema, string> = {
   type: 'time',
   settingsSchema: timeSettingsSchema,
+  serverComputed: false,
+  refersTo: null,
+  source: inValues,
+  defaultValue: noDefault,
   valueSchema: (settings) =>
     z
       .string()

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
-import { asText, fail, isEmpty, MESSAGES, ok } from './shared';
+import { asText, fail, inValues, isEmpty, MESSAGES, noDefault, ok } from './shared';
 import type { FieldType } from './types';
 
 export const URL_MAX_LENGTH = 2048;
@@ -16,6 +16,10 @@ export type UrlSettings = z.output<typeof urlSettingsSchema>;
 export const urlField: FieldType<typeof urlSettingsSchema, string> = {
   type: 'url',
   settingsSchema: urlSettingsSchema,
+  serverComputed: false,
+  refersTo: null,
+  source: inValues,
+  defaultValue: noDefault,
   valueSchema: () => z.string().max(URL_MAX_LENGTH).regex(URL_PATTERN).nullable(),
   normalise(raw) {
     if (isEmpty(raw)) return ok(null);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { OPERATORS_BY_FIELD_TYPE } from './operators';
-import { flag, idValueSchema, labelIds, normaliseIds } from './shared';
+import { flag, idValueSchema, inValues, labelIds, normaliseIds } from './shared';
 import type { FieldType } from './types';
 
 export const USER_MESSAGES = {
@@ -20,6 +20,14 @@ export type UserSettings = z.output<typeof userSettingsSchema>;
 export const userField: FieldType<typeof userSettingsSchema, number | number[]> = {
   type: 'user',
   settingsSchema: userSettingsSchema,
+  serverComputed: false,
+  refersTo: 'users',
+  source: inValues,
+  // default_current_user: the signed-in user.
+  defaultValue(settings, ctx) {
+    const id = settings.default_current_user ? ctx?.currentUserId : undefined;
+    return id ? (settings.multiple ? [id] : id) : null;
+  },
   valueSchema: (settings) => idValueSchema(settings.multiple),
   normalise: (raw, settings, ctx) => normaliseIds(raw, settings.multiple, USER_MESSAGES, ctx?.users),
   operators: OPERATORS_BY_FIELD_TYPE.user,

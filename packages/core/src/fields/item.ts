@@ -1,0 +1,67 @@
+import type { DisplayItem, DOSSIER_DATA_KEYS } from '../api/entity';
+import { parseFieldSettings } from './settings';
+import type { FieldTypeName } from './types';
+
+// The field behind a display item, on either side: the server reads the rows (its VisibleItem has
+// this shape), the browser gets the item with its rows nested (displayItemRows flattens it).
+
+type Settings = Readonly<Record<string, unknown>>;
+
+/** A display item and the rows behind it. */
+export interface ItemRows {
+  item: { id: number; settings: Settings };
+  /** the data field (def_dossier_def_field) of a field item */
+  dataField: { obligatory: boolean; settings: Settings } | null;
+  /** the base field (def_field) of the data field */
+  field: { type: string; settings: Settings } | null;
+  /** the link (def_dossier_link) of a link item */
+  link: { obligatory: boolean; settings: Settings } | null;
+}
+
+/** The rows of a display item as the API sends it. */
+export function displayItemRows(item: DisplayItem): ItemRows {
+  const dataField = item.def_dossier_def_field;
+  return { item, dataField, field: dataField?.def_field ?? null, link: item.def_dossier_link };
+}
+
+/** The field type of an item: its base field's type, 'link' for a link, null for dossier data and blocks. */
+export function fieldTypeOf(rows: ItemRows): string | null {
+  if (rows.link) return 'link';
+  return rows.dataField ? (rows.field?.type ?? null) : null;
+}
+
+/**
+ * The settings an item's field works with: the base field's, overridden by the data field's and then
+ * the display item's (a link item: the link's, then the item's); parsed as parseFieldSettings does.
+ */
+export function fieldSettingsOf(rows: ItemRows): Record<string, unknown> {
+  if (rows.link) return parseFieldSettings('link', rows.link.settings, rows.item.settings);
+  if (rows.dataField && rows.field)
+    return parseFieldSettings(
+      rows.field.type,
+      rows.field.settings,
+      rows.dataField.settings,
+      rows.item.settings,
+    );
+  return {};
+}
+
+/** The type whose display a dossier-data item (settings.dossier_data) uses for its value. */
+export const DOSSIER_DATA_TYPES: Readonly<Record<(typeof DOSSIER_DATA_KEYS)[number], FieldTypeName>> = {
+  summary: 'text',
+  dossier_id: 'autoIncrement',
+  created_at: 'systemdate',
+  modified_at: 'systemdate',
+  created_by: 'systemuser',
+  modified_by: 'systemuser',
+};
+
+/** The type of an item's value: its field's type, or for dossier data the type it shows as; null for blocks. */
+export function valueTypeOf(rows: ItemRows): string | null {
+  const type = fieldTypeOf(rows);
+  if (type) return type;
+  const data = rows.item.settings.dossier_data;
+  return typeof data === 'string' && Object.hasOwn(DOSSIER_DATA_TYPES, data)
+    ? DOSSIER_DATA_TYPES[data as keyof typeof DOSSIER_DATA_TYPES]
+    : null;
+}
