@@ -327,21 +327,27 @@ function linkedSummary(link: LinkRow, summaryKeys: SummaryKeys): RawBuilder<unkn
   const back = link.back_link_id ? sql.raw(checkedId(link.back_link_id)) : null;
   // the linked dossiers are of the link's child entity, from either side
   const summary = sql.raw(summaryExpression('l', summaryKeys.get(link.child_def_dossier_id)));
-  const viaForward = sql`(select ${summary} from content_link cl join content_dossier l on l.id = cl.child_id
-    where cl.link_id = ${forward} and cl.parent_id = content_dossier.id order by cl.rank, cl.id limit 1)`;
+  const viaForward = sql`(select ${summary} from content_link cl
+    join content_dossier l on l.id = cl.child_id and l.environment_id = cl.environment_id
+    where cl.environment_id = content_dossier.environment_id and cl.link_id = ${forward}
+      and cl.parent_id = content_dossier.id order by cl.rank, cl.id limit 1)`;
   if (!back) return viaForward;
-  return sql`coalesce(${viaForward}, (select ${summary} from content_link cl join content_dossier l on l.id = cl.parent_id
-    where cl.link_id = ${back} and cl.child_id = content_dossier.id order by cl.rank, cl.id limit 1))`;
+  return sql`coalesce(${viaForward}, (select ${summary} from content_link cl
+    join content_dossier l on l.id = cl.parent_id and l.environment_id = cl.environment_id
+    where cl.environment_id = content_dossier.environment_id and cl.link_id = ${back}
+      and cl.child_id = content_dossier.id order by cl.rank, cl.id limit 1))`;
 }
 
 /** Dossiers linked to any of `ids` through the link, read in both directions. */
 function linkedTo(link: LinkRow, ids: number[]): RawBuilder<boolean> {
   const forward = sql.raw(checkedId(link.id));
-  const viaForward = sql<boolean>`exists (select 1 from content_link cl where cl.link_id = ${forward}
+  const viaForward = sql<boolean>`exists (select 1 from content_link cl
+    where cl.environment_id = content_dossier.environment_id and cl.link_id = ${forward}
     and cl.parent_id = content_dossier.id and cl.child_id in (${sql.join(ids)}))`;
   if (!link.back_link_id) return viaForward;
   const back = sql.raw(checkedId(link.back_link_id));
-  return sql<boolean>`(${viaForward} or exists (select 1 from content_link cl where cl.link_id = ${back}
+  return sql<boolean>`(${viaForward} or exists (select 1 from content_link cl
+    where cl.environment_id = content_dossier.environment_id and cl.link_id = ${back}
     and cl.child_id = content_dossier.id and cl.parent_id in (${sql.join(ids)})))`;
 }
 
@@ -518,13 +524,14 @@ export function filteredQuery(db: Db, params: ListParams): ListQuery {
   }
   if (params.embedded) {
     const { parentId, link } = params.embedded;
+    const env = params.environmentId;
     const forward = sql.raw(checkedId(link.id));
     const back = link.back_link_id ? sql.raw(checkedId(link.back_link_id)) : null;
     q = q.where(
       back
-        ? sql<boolean>`content_dossier.id in (select cl.child_id from content_link cl where cl.link_id = ${forward} and cl.parent_id = ${parentId}
-            union select cl.parent_id from content_link cl where cl.link_id = ${back} and cl.child_id = ${parentId})`
-        : sql<boolean>`content_dossier.id in (select cl.child_id from content_link cl where cl.link_id = ${forward} and cl.parent_id = ${parentId})`,
+        ? sql<boolean>`content_dossier.id in (select cl.child_id from content_link cl where cl.environment_id = ${env} and cl.link_id = ${forward} and cl.parent_id = ${parentId}
+            union select cl.parent_id from content_link cl where cl.environment_id = ${env} and cl.link_id = ${back} and cl.child_id = ${parentId})`
+        : sql<boolean>`content_dossier.id in (select cl.child_id from content_link cl where cl.environment_id = ${env} and cl.link_id = ${forward} and cl.parent_id = ${parentId})`,
     );
   }
   for (const filter of params.filters) q = q.where(filter);
@@ -580,11 +587,11 @@ export async function pageWithRelations(
   const summary = summaryOfAnyEntitySql('d', params.summaryKeys);
   if (links.forward.length)
     parts.push(sql`select cl.link_id, true as forward, d.id, ${summary} as summary, d.def_dossier_id, d.archived, cl.rank, cl.id as cl_id
-      from content_link cl join content_dossier d on d.id = cl.child_id
+      from content_link cl join content_dossier d on d.id = cl.child_id and d.environment_id = cl.environment_id
       where cl.environment_id = ${env} and cl.link_id in (${sql.join(links.forward)}) and cl.parent_id = content_dossier.id`);
   if (links.backward.length)
     parts.push(sql`select cl.link_id, false, d.id, ${summary}, d.def_dossier_id, d.archived, cl.rank, cl.id
-      from content_link cl join content_dossier d on d.id = cl.parent_id
+      from content_link cl join content_dossier d on d.id = cl.parent_id and d.environment_id = cl.environment_id
       where cl.environment_id = ${env} and cl.link_id in (${sql.join(links.backward)}) and cl.child_id = content_dossier.id`);
   const linked = parts.length
     ? sql`(select coalesce(json_agg(json_build_object('link_id', x.link_id, 'forward', x.forward, 'id', x.id,
@@ -640,9 +647,9 @@ export async function runAggregations(db: Db, params: ListParams): Promise<Aggre
       if (column.kind === 'link') {
         const forward = sql.raw(checkedId(column.link.id));
         const backward = column.link.back_link_id
-          ? sql`union all select cl.parent_id, cl.child_id from content_link cl where cl.link_id = ${sql.raw(checkedId(column.link.back_link_id))}`
+          ? sql`union all select cl.parent_id, cl.child_id from content_link cl where cl.environment_id = ${params.environmentId} and cl.link_id = ${sql.raw(checkedId(column.link.back_link_id))}`
           : sql``;
-        const linked = sql`(select cl.child_id as linked, cl.parent_id as owner from content_link cl where cl.link_id = ${forward} ${backward})`;
+        const linked = sql`(select cl.child_id as linked, cl.parent_id as owner from content_link cl where cl.environment_id = ${params.environmentId} and cl.link_id = ${forward} ${backward})`;
         const counted = aggregate === 'unique' ? sql`count(distinct x.linked)` : sql`count(distinct x.owner)`;
         const { rows } = await sql<{ v: unknown }>`select ${counted} as v from ${linked} x
           where x.owner in (${base.select('content_dossier.id')})`.execute(db);
