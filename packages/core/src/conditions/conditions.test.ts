@@ -5,6 +5,7 @@ import {
   conditionSchema,
   conditionsSchema,
   evaluateConditions,
+  parseConditions,
   ruleFieldMatches,
 } from './conditions';
 
@@ -88,5 +89,11 @@ describe('evaluateConditions', () => {
 
   it('lists the items the rules listen to', () => {
     expect(conditionFieldIds(conditions)).toEqual(new Set(['10', '11']));
+  });
+
+  it('reads stored conditions, broken ones as none', () => {
+    expect(parseConditions({ nonsense: true })).toEqual([]);
+    expect(parseConditions(undefined)).toEqual([]);
+    expect(parseConditions([{ actions: [{ type: 'show_fields', values: [1] }] }])).toHaveLength(1);
   });
 });

@@ -32,6 +32,12 @@ export const conditionSchema = z.object({
 });
 export const conditionsSchema = z.array(conditionSchema).max(200);
 
+/** An entity's stored conditions (settings.conditions); broken configuration counts as none. */
+export function parseConditions(raw: unknown): Condition[] {
+  const parsed = conditionsSchema.safeParse(raw ?? []);
+  return parsed.success ? parsed.data : [];
+}
+
 export type ConditionRuleField = z.output<typeof conditionRuleFieldSchema>;
 export type ConditionRule = z.output<typeof conditionRuleSchema>;
 export type ConditionAction = z.output<typeof conditionActionSchema>;

@@ -1,4 +1,5 @@
 import type { DisplayItem, DOSSIER_DATA_KEYS } from '../api/entity';
+import { getFieldType, isFieldTypeName } from './registry';
 import { parseFieldSettings } from './settings';
 import type { FieldTypeName } from './types';
 
@@ -64,4 +65,17 @@ export function valueTypeOf(rows: ItemRows): string | null {
   return typeof data === 'string' && Object.hasOwn(DOSSIER_DATA_TYPES, data)
     ? DOSSIER_DATA_TYPES[data as keyof typeof DOSSIER_DATA_TYPES]
     : null;
+}
+
+/**
+ * Whether a list sorts on an item: dossier data always; a field or link when its type sorts it with
+ * these settings (not textareas, files or multiple links) and it has a value to sort on.
+ */
+export function isItemSortable(rows: ItemRows): boolean {
+  const type = fieldTypeOf(rows);
+  if (type === null) return valueTypeOf(rows) !== null;
+  if (!isFieldTypeName(type)) return false;
+  const fieldType = getFieldType(type);
+  const settings = fieldSettingsOf(rows);
+  return fieldType.sortable(settings) && fieldType.source(settings).from !== 'none';
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { DisplayItem } from '../api/entity';
-import { displayItemRows, fieldSettingsOf, fieldTypeOf, type ItemRows, valueTypeOf } from './item';
+import {
+  displayItemRows,
+  fieldSettingsOf,
+  fieldTypeOf,
+  type ItemRows,
+  isItemSortable,
+  valueTypeOf,
+} from './item';
 import { fieldTypes } from './registry';
 import { mergeSettings, parseFieldSettings, validateFieldSettings } from './settings';
 
@@ -108,6 +115,28 @@ describe('the field behind a display item', () => {
     expect(valueTypeOf(data)).toBe('systemuser');
     expect(fieldSettingsOf(data)).toEqual({});
     expect(valueTypeOf(rows({ dataField: null, field: null }))).toBeNull();
+  });
+
+  it('sorts on dossier data, single links and fields whose type sorts them', () => {
+    const link = (multiple: boolean) =>
+      rows({
+        dataField: null,
+        field: null,
+        link: { obligatory: false, settings: {} },
+        item: { id: 2, settings: { multiple } },
+      });
+    expect(isItemSortable(link(false))).toBe(true);
+    expect(isItemSortable(link(true))).toBe(false);
+    expect(
+      isItemSortable(
+        rows({ dataField: null, field: null, item: { id: 3, settings: { dossier_data: 'summary' } } }),
+      ),
+    ).toBe(true);
+    expect(isItemSortable(rows({ dataField: null, field: null }))).toBe(false);
+    expect(isItemSortable(rows({ field: { type: 'systemdate', settings: {} } }))).toBe(true);
+    expect(isItemSortable(rows({ field: { type: 'textarea', settings: {} } }))).toBe(false);
+    expect(isItemSortable(rows({ field: { type: 'customActionButton', settings: {} } }))).toBe(false);
+    expect(isItemSortable(rows({ field: { type: 'colour', settings: {} } }))).toBe(false);
   });
 
   it('reads an item as the API sends it the same way', () => {

@@ -1,19 +1,12 @@
-import type { AmountSettings } from '@dossierbase/core';
+import { parseFieldSettings } from '@dossierbase/core';
 import { Text } from '@mantine/core';
-import {
-  amountAffix,
-  amountToInput,
-  FORMAT_LOCALE,
-  filterAmountInput,
-  formatFieldValue,
-  parseSettings,
-} from './helpers';
+import { amountAffix, amountToInput, FORMAT_LOCALE, filterAmountInput, formatFieldValue } from './helpers';
 import { NormalisedTextInput } from './shared';
 import type { FieldDisplayProps, FieldEditorProps } from './types';
 
 /** Digits, dot, comma and space only; the currency symbol or % sits beside the input. */
 export function AmountEditor(props: FieldEditorProps) {
-  const settings = parseSettings<AmountSettings>('amount', props.settings);
+  const settings = parseFieldSettings('amount', props.settings);
   const affix = amountAffix(settings, FORMAT_LOCALE);
   return (
     <NormalisedTextInput

@@ -1,4 +1,4 @@
-import type { DateSettings } from '@dossierbase/core';
+import { parseFieldSettings } from '@dossierbase/core';
 import { Badge, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import {
@@ -8,7 +8,6 @@ import {
   deadlineColor,
   FORMAT_LOCALE,
   formatFieldValue,
-  parseSettings,
 } from './helpers';
 import { NormalisedTextInput, useFieldLocale } from './shared';
 import type { FieldDisplayProps, FieldEditorProps } from './types';
@@ -19,7 +18,7 @@ import type { FieldDisplayProps, FieldEditorProps } from './types';
  */
 export function DateEditor(props: FieldEditorProps) {
   const { t } = useTranslation();
-  const settings = parseSettings<DateSettings>('date', props.settings);
+  const settings = parseFieldSettings('date', props.settings);
   const hint =
     settings.restriction === 'before_and_eq_current_date'
       ? t('fields.date.until_today')
@@ -43,7 +42,7 @@ export function DateEditor(props: FieldEditorProps) {
 /** nl-NL date (Amsterdam time), "n days ago" with show_ago, and the deadline colour as a badge. */
 export function DateDisplay({ value, settings }: FieldDisplayProps) {
   const locale = useFieldLocale();
-  const s = parseSettings<DateSettings>('date', settings);
+  const s = parseFieldSettings('date', settings);
   const text = formatFieldValue('date', value, s, FORMAT_LOCALE);
   if (!text) return null;
   const color = deadlineColor(value, s.deadline);

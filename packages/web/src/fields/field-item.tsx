@@ -15,10 +15,7 @@ export function FieldEditor(
 ) {
   const locale = useFieldLocale();
   const { Editor } = getFieldComponents(itemFieldType(props.item));
-  const settings = useMemo(
-    () => props.settings ?? itemSettings<Record<string, unknown>>(props.item),
-    [props.settings, props.item],
-  );
+  const settings = useMemo(() => props.settings ?? itemSettings(props.item), [props.settings, props.item]);
   if (!Editor) return null;
   return (
     <Editor
@@ -34,9 +31,6 @@ export function FieldDisplay(
   props: Omit<FieldDisplayProps, 'settings'> & { settings?: FieldDisplayProps['settings'] },
 ) {
   const { Display } = getFieldComponents(itemFieldType(props.item));
-  const settings = useMemo(
-    () => props.settings ?? itemSettings<Record<string, unknown>>(props.item),
-    [props.settings, props.item],
-  );
+  const settings = useMemo(() => props.settings ?? itemSettings(props.item), [props.settings, props.item]);
   return <Display {...props} settings={settings} />;
 }

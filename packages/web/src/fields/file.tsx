@@ -1,4 +1,10 @@
-import { type FileBody, type FileSettings, isFileTypeAllowed, MAX_FILE_BYTES } from '@dossierbase/core';
+import {
+  type FileBody,
+  type FileSettings,
+  isFileTypeAllowed,
+  MAX_FILE_BYTES,
+  parseFieldSettings,
+} from '@dossierbase/core';
 import { ActionIcon, Anchor, Button, FileInput, Group, Image, Input, Loader, Stack } from '@mantine/core';
 import { IconDownload, IconPaperclip, IconX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -14,7 +20,7 @@ import {
   uploadToServer,
   useFileInfos,
 } from './file-api';
-import { idsOf, idsToValue, parseSettings, validateFieldValue } from './helpers';
+import { idsOf, idsToValue, validateFieldValue } from './helpers';
 import type { FieldDisplayProps, FieldEditorProps } from './types';
 
 const SignatureCanvas = lazy(() => import('./signature-pad'));
@@ -152,7 +158,7 @@ function FileList({
  */
 export function FileEditor(props: FieldEditorProps) {
   const { t } = useTranslation();
-  const settings = parseSettings<FileSettings>('file', props.settings);
+  const settings = parseFieldSettings('file', props.settings);
   const upload = useUploader(props);
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -255,7 +261,7 @@ export function FileEditor(props: FieldEditorProps) {
 
 /** The stored files as download links; images previewed as the settings ask (not in lists). */
 export function FileDisplay({ value, settings, listMode }: FieldDisplayProps) {
-  const s = parseSettings<FileSettings>('file', settings);
+  const s = parseFieldSettings('file', settings);
   const ids = idsOf(value);
   if (ids.length === 0) return null;
   return <FileList ids={ids} settings={s} listMode={listMode} />;

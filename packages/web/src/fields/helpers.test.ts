@@ -12,7 +12,6 @@ import {
   dateToInput,
   daysFromToday,
   deadlineColor,
-  defaultFieldValue,
   filterAmountInput,
   filterPhoneInput,
   formatFieldValue,
@@ -26,7 +25,6 @@ import {
   mailtoHref,
   operatorLabelKey,
   optionLabel,
-  parseSettings,
   pickCulture,
   previewText,
   safeHref,
@@ -199,12 +197,6 @@ describe('deadline colours and show_ago', () => {
 });
 
 describe('registry glue', () => {
-  it('fills settings defaults and survives junk', () => {
-    expect(parseSettings<{ size: number }>('text', {}).size).toBe(100);
-    expect(parseSettings<{ size: number }>('text', { size: 'x' }).size).toBe(100);
-    expect(parseSettings('nope', { a: 1 })).toEqual({});
-  });
-
   it('validates through normalise with the registry messages', () => {
     expect(validateFieldValue('time', '25:00', {})).toEqual({
       ok: false,
@@ -275,7 +267,7 @@ describe('registry glue', () => {
   it('reads type, settings, label and options from a display item', () => {
     const it1 = item('text', { size: 20 }, { translations: [{ culture: 'nl_NL', name: 'Naam' }] });
     expect(itemFieldType(it1)).toBe('text');
-    expect(itemSettings<{ size: number; regex: string }>(it1)).toMatchObject({ size: 20, regex: '' });
+    expect(itemSettings(it1)).toMatchObject({ size: 20, regex: '' });
     expect(itemLabel(it1, 'nl_NL')).toBe('Naam');
     expect(itemLabel(item('text'), 'nl_NL')).toBe('Field name');
     const linkItem = item(
@@ -348,31 +340,6 @@ describe('registry glue', () => {
     });
     expect(splitRange('2026-01-01, 2026-02-01')).toEqual(['2026-01-01', '2026-02-01']);
     expect(splitRange(undefined)).toEqual(['', '']);
-  });
-});
-
-describe('defaults for a new dossier', () => {
-  it('gives today, now, the default option and the current user', () => {
-    expect(defaultFieldValue('date', { default_current_date: true }, { now: NOW })).toBe('2026-03-10');
-    expect(defaultFieldValue('date', { withtime: true, default_current_date: true }, { now: NOW })).toBe(
-      '2026-03-09T23:00:00.000Z',
-    );
-    expect(
-      defaultFieldValue(
-        'date',
-        { withtime: true, current_time_as_default: true },
-        { now: new Date('2026-03-10T12:00:42.5Z') },
-      ),
-    ).toBe('2026-03-10T12:00:00.000Z');
-    expect(defaultFieldValue('date', {}, { now: NOW })).toBeNull();
-    expect(defaultFieldValue('list', { default_list_option: 4 })).toBe(4);
-    expect(
-      defaultFieldValue('list', { multiple: true }, { options: [{ id: 2 }, { id: 3, default: true }] }),
-    ).toEqual([3]);
-    expect(defaultFieldValue('list', {})).toBeNull();
-    expect(defaultFieldValue('user', { default_current_user: true }, { currentUserId: 7 })).toBe(7);
-    expect(defaultFieldValue('user', {}, { currentUserId: 7 })).toBeNull();
-    expect(defaultFieldValue('text', {})).toBeNull();
   });
 });
 

@@ -2,16 +2,18 @@ import {
   CURRENCY_SYMBOLS,
   type DateSettings,
   type DisplayItem,
-  dateField,
-  dateSettingsSchema,
+  displayItemRows,
   emailField,
   type FieldContext,
-  type FieldTypeName,
+  fieldSettingsOf,
+  fieldTypeOf,
   fieldTypes,
+  getFieldType,
   isFieldTypeName,
   type ListOption,
   parseDateOnly,
   parseDateTime,
+  parseFieldSettings,
   TEXT_REGEX_PRESETS,
   type TextSettings,
   todayYmd,
@@ -32,27 +34,17 @@ export const USER_DEBOUNCE_MS = 300;
 /** Rich text preview cut-off (spec section 5): 160 characters in list mode, 450 otherwise. */
 export const RICH_TEXT_PREVIEW = { list: 160, detail: 450 } as const;
 
-/** The field type of a display item, or null for links / dossier data / broken items. */
-export function itemFieldType(item: Pick<DisplayItem, 'def_dossier_def_field' | 'def_dossier_link'>) {
-  if (item.def_dossier_link) return 'link';
-  return item.def_dossier_def_field?.def_field.type ?? null;
+/** The field type of a display item: 'link' for links, null for dossier data and blocks. */
+export function itemFieldType(item: DisplayItem): string | null {
+  return fieldTypeOf(displayItemRows(item));
 }
 
-/** Stored settings with the type's defaults; settings that do not parse fall back to the defaults. */
-export function parseSettings<S>(type: string, raw: unknown): S {
-  if (!isFieldTypeName(type)) return {} as S;
-  const schema = fieldTypes[type].settingsSchema;
-  const parsed = schema.safeParse(raw ?? {});
-  return (parsed.success ? parsed.data : schema.parse({})) as S;
-}
-
-/** Settings of a display item's field (a link item's settings live on the link). */
-export function itemSettings<S>(item: DisplayItem): S {
-  const type = itemFieldType(item);
-  if (!type) return {} as S;
-  const raw =
-    type === 'link' ? item.def_dossier_link?.settings : item.def_dossier_def_field?.def_field.settings;
-  return parseSettings<S>(type, raw);
+/**
+ * The settings of a display item's field as the server applies them: base field, data field and
+ * display item merged and parsed by core (parseFieldSettings).
+ */
+export function itemSettings(item: DisplayItem): Record<string, unknown> {
+  return fieldSettingsOf(displayItemRows(item));
 }
 
 /** List/tree options the server sent with the item (already filtered for the user's roles). */
@@ -101,8 +93,7 @@ export function validateFieldValue(
   ctx?: FieldContext,
 ): { ok: true; value: unknown } | { ok: false; message: string } {
   if (!isFieldTypeName(type)) return { ok: false, message: 'Unknown field type' };
-  const field = fieldTypes[type];
-  return field.normalise(raw, parseSettings(type, settings), ctx);
+  return getFieldType(type).normalise(raw, parseFieldSettings(type, settings), ctx);
 }
 
 /** The registry's format, with the platform locale fallback (nl-NL). */
@@ -114,7 +105,7 @@ export function formatFieldValue(
   ctx?: FieldContext,
 ): string {
   if (!isFieldTypeName(type) || value === undefined) return '';
-  return fieldTypes[type].format(value as never, parseSettings(type, settings), toIntlLocale(locale), ctx);
+  return getFieldType(type).format(value, parseFieldSettings(type, settings), toIntlLocale(locale), ctx);
 }
 
 /** 'nl_NL' -> 'nl-NL' (Intl wants a dash). */
@@ -123,7 +114,7 @@ export function toIntlLocale(locale: string | null | undefined): string {
 }
 
 export function operatorsOf(type: string) {
-  return isFieldTypeName(type) ? fieldTypes[type as FieldTypeName].operators : [];
+  return isFieldTypeName(type) ? fieldTypes[type].operators : [];
 }
 
 // ---------- input filters and masks
@@ -229,7 +220,7 @@ export function applyTimeMask(text: string, disableLimit = false): string {
 /** A stored date value as the editor's text ('DD-MM-YYYY' or 'DD-MM-YYYY HH:mm'). */
 export function dateToInput(value: unknown, settings: Pick<DateSettings, 'withtime'>): string {
   if (typeof value !== 'string' || value === '') return '';
-  return dateField.format(value, { ...dateSettingsSchema.parse({}), ...settings });
+  return fieldTypes.date.format(value, parseFieldSettings('date', settings));
 }
 
 /** The Amsterdam calendar day of a stored date value. */
@@ -432,38 +423,4 @@ export function operatorLabelKey(operator: string): {
 export function splitRange(value: unknown): [string, string] {
   const parts = Array.isArray(value) ? value.map(String) : typeof value === 'string' ? value.split(',') : [];
   return [parts[0]?.trim() ?? '', parts[1]?.trim() ?? ''];
-}
-
-// ---------- defaults for a new dossier (the page skips them in multi-update mode)
-
-/**
- * The value a new dossier starts with: today (default_current_date) or now (withtime with
- * current_time_as_default), the default list option (else an option marked default), the current user.
- */
-export function defaultFieldValue(
-  type: string,
-  rawSettings: unknown,
-  ctx: Omit<FieldContext, 'options'> & { options?: readonly { id: number; default?: boolean }[] } = {},
-): unknown {
-  const now = ctx.now ?? new Date();
-  if (type === 'date') {
-    const s = parseSettings<DateSettings>('date', rawSettings);
-    if (s.withtime && s.current_time_as_default)
-      return new Date(Math.floor(now.getTime() / 60_000) * 60_000).toISOString();
-    if (s.default_current_date) {
-      const today = ymdToIso(todayYmd(now));
-      return s.withtime ? (parseDateTime(`${today}T00:00`)?.toISOString() ?? null) : today;
-    }
-    return null;
-  }
-  if (type === 'list') {
-    const s = parseSettings<{ multiple: boolean; default_list_option: number | null }>('list', rawSettings);
-    const id = s.default_list_option ?? ctx.options?.find((o) => o.default)?.id ?? null;
-    return id === null ? null : idsToValue([id], s.multiple);
-  }
-  if (type === 'user') {
-    const s = parseSettings<{ multiple: boolean; default_current_user: boolean }>('user', rawSettings);
-    return s.default_current_user && ctx.currentUserId ? idsToValue([ctx.currentUserId], s.multiple) : null;
-  }
-  return null;
 }

@@ -1,8 +1,7 @@
-import type { ImageCodeSettings } from '@dossierbase/core';
+import { type ImageCodeSettings, parseFieldSettings } from '@dossierbase/core';
 import { Code, Stack, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { parseSettings } from './helpers';
 import { drawImageCode } from './image-code-render';
 import { NormalisedTextInput } from './shared';
 import type { FieldDisplayProps, FieldEditorProps } from './types';
@@ -44,7 +43,7 @@ export function ImageCodeImage({
 
 /** Text input with the drawn code below it while the value is valid for the symbology. */
 export function ImageCodeEditor(props: FieldEditorProps) {
-  const s = parseSettings<ImageCodeSettings>('imageCode', props.settings);
+  const s = parseFieldSettings('imageCode', props.settings);
   const value = typeof props.value === 'string' && props.value !== '' ? props.value : null;
   return (
     <Stack gap="xs" align="flex-start">
@@ -56,7 +55,7 @@ export function ImageCodeEditor(props: FieldEditorProps) {
 
 /** The drawn code with its text; in lists only the text. */
 export function ImageCodeDisplay({ value, settings, listMode }: FieldDisplayProps) {
-  const s = parseSettings<ImageCodeSettings>('imageCode', settings);
+  const s = parseFieldSettings('imageCode', settings);
   if (typeof value !== 'string' || value === '') return null;
   if (listMode) return <Code>{value}</Code>;
   return (

@@ -1,4 +1,4 @@
-import type { LinkedDossier, LinkSettings } from '@dossierbase/core';
+import { type LinkedDossier, parseFieldSettings } from '@dossierbase/core';
 import {
   ActionIcon,
   Anchor,
@@ -17,7 +17,7 @@ import { IconFilter, IconPlus, IconX } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { dossierHref, LINK_DEBOUNCE_MS, linkPageSize, parseSettings } from './helpers';
+import { dossierHref, LINK_DEBOUNCE_MS, linkPageSize } from './helpers';
 import type { FieldDisplayProps, FieldEditorProps, LinkFilter } from './types';
 
 export function linkedDossiers(value: unknown): LinkedDossier[] {
@@ -66,7 +66,7 @@ function useDossierSearch(
  */
 export function LinkEditor(props: FieldEditorProps) {
   const { t } = useTranslation();
-  const settings = parseSettings<LinkSettings>('link', props.settings);
+  const settings = parseFieldSettings('link', props.settings);
   const linked = linkedDossiers(props.value);
   const combobox = useCombobox();
   const [open, setOpen] = useState(false);
@@ -242,7 +242,7 @@ export function LinkedSummary({
 
 /** Linked summaries as links to /contentdossier/{id} (plain text when the link is not clickable). */
 export function LinkDisplay({ value, settings }: FieldDisplayProps) {
-  const s = parseSettings<LinkSettings>('link', settings);
+  const s = parseFieldSettings('link', settings);
   const linked = linkedDossiers(value);
   if (linked.length === 0) return null;
   return (

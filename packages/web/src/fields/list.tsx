@@ -1,7 +1,7 @@
-import type { ListOption, ListSettings } from '@dossierbase/core';
+import { type ListOption, type ListSettings, parseFieldSettings, type TreeSettings } from '@dossierbase/core';
 import { Badge, Checkbox, Group, MultiSelect, Radio, Select, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { idsOf, idsToValue, itemOptions, optionLabel, parseSettings, validateFieldValue } from './helpers';
+import { idsOf, idsToValue, itemOptions, optionLabel, validateFieldValue } from './helpers';
 import { useFieldLocale } from './shared';
 import type { FieldDisplayProps, FieldEditorProps } from './types';
 
@@ -19,7 +19,8 @@ export function useListOptions(item: FieldEditorProps['item'], options?: readonl
 export function ListEditor(props: FieldEditorProps & { type?: 'list' | 'tree' }) {
   const { t } = useTranslation();
   const type = props.type ?? 'list';
-  const settings = parseSettings<Partial<ListSettings> & { multiple: boolean }>(type, props.settings);
+  // a tree has only `multiple`; the list's display settings stay off for it
+  const settings: TreeSettings & Partial<ListSettings> = parseFieldSettings(type, props.settings);
   const offered = useListOptions(props.item, props.options);
   const selected = idsOf(props.value).map(String);
   // An already selected option that is no longer offered stays visible (spec).

@@ -1,4 +1,9 @@
-import { type OperatorName, operatorValueKind, operatorValueSchema } from '@dossierbase/core';
+import {
+  type OperatorName,
+  operatorValueKind,
+  operatorValueSchema,
+  parseFieldSettings,
+} from '@dossierbase/core';
 import { Group, Input, MultiSelect, RangeSlider, Select, Slider, Stack, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,7 +18,6 @@ import {
   itemFieldType,
   operatorLabelKey,
   operatorsOf,
-  parseSettings,
   searchDateToIso,
   splitRange,
 } from './helpers';
@@ -32,8 +36,7 @@ export function useOperatorLabel() {
 /** Whether a search value is complete for its operator (the query schema of the registry). */
 export function isSearchValueValid(type: string, value: FieldSearchProps['value']): boolean {
   if (!value) return false;
-  const ft = type as Parameters<typeof operatorValueSchema>[0];
-  return operatorValueSchema(ft, value.operator).safeParse(value.value).success;
+  return operatorValueSchema(type, value.operator).safeParse(value.value).success;
 }
 
 /**
@@ -89,12 +92,13 @@ export function FieldSearchInput(props: FieldSearchProps) {
   const type = itemFieldType(props.item) ?? '';
   const operators = operatorsOf(type);
   const operator = props.value?.operator ?? null;
-  const kind = operator ? operatorValueKind(type as never, operator) : 'none';
+  const kind = operator ? operatorValueKind(type, operator) : 'none';
   const options = useListOptions(props.item, props.options);
   const { setSearch, users } = useUserSearch(kind === 'user' ? props.loadUsers : undefined, props.users);
-  const slider = parseSettings<{ show_slider?: boolean; max_slider?: number }>(type, props.settings);
+  // show_slider and max_slider of dates, amounts and calculations
+  const slider = parseFieldSettings(type, props.settings);
   if (operators.length === 0) return null;
-  if (type === 'date' && slider.show_slider) return <AgeSliderSearch {...props} />;
+  if (type === 'date' && slider.show_slider === true) return <AgeSliderSearch {...props} />;
 
   const setValue = (value: unknown) => operator && props.onChange({ operator, value });
   const raw = props.value?.value;
@@ -130,22 +134,23 @@ export function FieldSearchInput(props: FieldSearchProps) {
         />
       );
       // show_slider: a slider from 0 to max_slider sets the same value.
-      const max = slider.max_slider ?? 1000;
-      input = slider.show_slider ? (
-        <Stack gap={4}>
-          {field}
-          <Slider
-            min={0}
-            max={max}
-            step={max > 100 ? 1 : 0.1}
-            value={Math.min(Number(text) || 0, max)}
-            data-testid="search-number-slider"
-            onChange={(v) => setValue(String(v))}
-          />
-        </Stack>
-      ) : (
-        field
-      );
+      const max = typeof slider.max_slider === 'number' ? slider.max_slider : 1000;
+      input =
+        slider.show_slider === true ? (
+          <Stack gap={4}>
+            {field}
+            <Slider
+              min={0}
+              max={max}
+              step={max > 100 ? 1 : 0.1}
+              value={Math.min(Number(text) || 0, max)}
+              data-testid="search-number-slider"
+              onChange={(v) => setValue(String(v))}
+            />
+          </Stack>
+        ) : (
+          field
+        );
       break;
     }
     case 'count':
@@ -247,7 +252,7 @@ export function FieldSearchInput(props: FieldSearchProps) {
               op
                 ? {
                     operator: op as OperatorName,
-                    value: operatorValueKind(type as never, op as OperatorName) === 'none' ? null : '',
+                    value: operatorValueKind(type, op as OperatorName) === 'none' ? null : '',
                   }
                 : null,
             )

@@ -1,16 +1,16 @@
-import { TEXT_MAX_LENGTH, type TextSettings } from '@dossierbase/core';
+import { parseFieldSettings, TEXT_MAX_LENGTH } from '@dossierbase/core';
 import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { applyTextMask, parseSettings, textMaskOf } from './helpers';
+import { applyTextMask, textMaskOf } from './helpers';
 import { NormalisedTextInput } from './shared';
 import type { FieldDisplayProps, FieldEditorProps } from './types';
 
 /** Text: preset regexes and phone_number give an input filter; max 255 characters with a warning. */
 export function TextEditor(props: FieldEditorProps) {
   const { t } = useTranslation();
-  const settings = parseSettings<TextSettings>('text', props.settings);
+  const settings = parseFieldSettings('text', props.settings);
   const mask = textMaskOf(settings);
   const lastLength = useRef(typeof props.value === 'string' ? props.value.length : 0);
   // Spec: reaching 255 characters warns with a toast.
@@ -37,7 +37,7 @@ export function TextEditor(props: FieldEditorProps) {
 }
 
 export function TextDisplay({ value, settings }: FieldDisplayProps) {
-  const s = parseSettings<TextSettings>('text', settings);
+  const s = parseFieldSettings('text', settings);
   if (typeof value !== 'string' || value === '') return null;
   if (s.phone_number) return <a href={`tel:${value.replace(/[^\d+]/g, '')}`}>{value}</a>;
   return <Text span>{value}</Text>;

@@ -1,11 +1,11 @@
-import type { TimeSettings } from '@dossierbase/core';
-import { applyTimeMask, parseSettings } from './helpers';
+import { parseFieldSettings } from '@dossierbase/core';
+import { applyTimeMask } from './helpers';
 import { FormattedDisplay, NormalisedTextInput } from './shared';
 import type { FieldDisplayProps, FieldEditorProps } from './types';
 
 /** HH:mm, digits only; with disable_limit the hours may pass 23 (a duration). */
 export function TimeEditor(props: FieldEditorProps) {
-  const settings = parseSettings<TimeSettings>('time', props.settings);
+  const settings = parseFieldSettings('time', props.settings);
   return (
     <NormalisedTextInput
       props={props}

@@ -1,9 +1,9 @@
-import type { UserSettings } from '@dossierbase/core';
+import { parseFieldSettings } from '@dossierbase/core';
 import { Avatar, Group, MultiSelect, type OptionsFilter, Select, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { idsOf, idsToValue, parseSettings, USER_DEBOUNCE_MS, validateFieldValue } from './helpers';
+import { idsOf, idsToValue, USER_DEBOUNCE_MS, validateFieldValue } from './helpers';
 import type { FieldDisplayProps, FieldEditorProps, UserOption } from './types';
 
 /** Users from loadUsers(search), debounced 300 ms; the selected ones stay in the list. */
@@ -33,7 +33,7 @@ const serverSearched: OptionsFilter = ({ options }) => options;
 
 export function UserEditor(props: FieldEditorProps) {
   const { t } = useTranslation();
-  const settings = parseSettings<UserSettings>('user', props.settings);
+  const settings = parseFieldSettings('user', props.settings);
   const { search, setSearch, users } = useUserSearch(props.loadUsers, props.users);
   const selected = idsOf(props.value).map(String);
   const data = [
@@ -74,7 +74,7 @@ export function UserEditor(props: FieldEditorProps) {
 
 /** Names from `users` (else #id); display_name_style avatar/both adds initials avatars. */
 export function UserDisplay({ value, settings, users = [] }: FieldDisplayProps) {
-  const s = parseSettings<UserSettings>('user', settings);
+  const s = parseFieldSettings('user', settings);
   const ids = idsOf(value);
   if (ids.length === 0) return null;
   return (

@@ -99,7 +99,7 @@ export function DossierForm(props: DossierFormProps) {
                 {editable ? (
                   <FieldEditor
                     item={item}
-                    value={values[key] as never}
+                    value={values[key]}
                     onChange={(value) => props.onChange?.(key, value)}
                     label={label}
                     required={required.has(key)}
@@ -112,7 +112,7 @@ export function DossierForm(props: DossierFormProps) {
                       {label}
                     </Text>
                     <Box data-testid={`dossier-value-${item.id}`}>
-                      <FieldDisplay item={item} value={values[key] as never} {...props.sources(item)} />
+                      <FieldDisplay item={item} value={values[key]} {...props.sources(item)} />
                     </Box>
                     {error ? (
                       <Text size="xs" c="red">

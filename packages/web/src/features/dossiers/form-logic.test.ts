@@ -1,5 +1,6 @@
-import type { DisplayItem, DisplayPosition } from '@dossierbase/core';
+import { type DisplayItem, type DisplayPosition, parseConditions, TEXT_MESSAGES } from '@dossierbase/core';
 import { describe, expect, it } from 'vitest';
+import { itemSettings, validateFieldValue } from '../../fields/helpers';
 import {
   detailTabs,
   firstErrorItem,
@@ -7,7 +8,6 @@ import {
   hasChanges,
   initialValues,
   itemsForMode,
-  parseConditions,
   readSettings,
   requiredErrors,
   toPayload,
@@ -17,9 +17,15 @@ import { knownUsers } from './known-users';
 function field(
   id: number,
   type: string,
-  extra: Partial<DisplayItem> & { obligatory?: boolean; settings?: Record<string, unknown> } = {},
+  extra: Partial<DisplayItem> & {
+    obligatory?: boolean;
+    /** the base field's settings */
+    settings?: Record<string, unknown>;
+    /** the data field's overrides */
+    dataSettings?: Record<string, unknown>;
+  } = {},
 ): DisplayItem {
-  const { obligatory = false, settings = {}, ...rest } = extra;
+  const { obligatory = false, settings = {}, dataSettings = {}, ...rest } = extra;
   return {
     id,
     uuid: `u${id}`,
@@ -33,7 +39,7 @@ function field(
       name: `F${id}`,
       obligatory,
       locked: false,
-      settings: {},
+      settings: dataSettings,
       def_field: { id: id * 100, uuid: '', name: `F${id}`, type, settings },
     },
     def_dossier_link: null,
@@ -114,10 +120,6 @@ describe('conditions on the client', () => {
     });
     expect(requiredErrors([name, org], [], { 4: 'Ann', 5: [{ id: 9, summary: 'Acme' }] })).toEqual({});
   });
-
-  it('refuses broken condition settings as none', () => {
-    expect(parseConditions({ nonsense: true })).toEqual([]);
-  });
 });
 
 describe('value mapping', () => {
@@ -147,6 +149,28 @@ describe('value mapping', () => {
     const owner = field(9, 'user', { settings: { default_current_user: true } });
     const values = initialValues([list, owner, reason], new Map([[100, [{ id: 41, default: true }]]]), 3);
     expect(values).toEqual({ 1: 41, 9: 3 });
+  });
+});
+
+// The server validates a value with the base field's settings overridden by the data field's (and
+// the display item's); the form must show, check and fill in with the same settings. The server's
+// side of this case: packages/server/src/field-settings.test.ts.
+describe('settings a data field overrides', () => {
+  const tags = field(30, 'list', { settings: { multiple: false }, dataSettings: { multiple: true } });
+  const code = field(31, 'text', { settings: { regex: '^[0-9]+$' }, dataSettings: { regex: '^[A-Z]{2}$' } });
+
+  it('are the settings the form shows and checks with', () => {
+    expect(itemSettings(tags)).toMatchObject({ multiple: true });
+    expect(validateFieldValue('list', [41, 42], itemSettings(tags))).toEqual({ ok: true, value: [41, 42] });
+    expect(validateFieldValue('text', 'AB', itemSettings(code))).toEqual({ ok: true, value: 'AB' });
+    expect(validateFieldValue('text', '12', itemSettings(code))).toEqual({
+      ok: false,
+      message: TEXT_MESSAGES.pattern,
+    });
+  });
+
+  it('are the settings a new dossier starts with', () => {
+    expect(initialValues([tags], new Map([[3000, [{ id: 41, default: true }]]]), 3)).toEqual({ 30: [41] });
   });
 });
 

@@ -1,25 +1,22 @@
 import {
   type Condition,
-  conditionsSchema,
   type DisplayItem,
   type DisplayPosition,
   DOSSIER_MESSAGES,
-  evaluateConditions,
-  isEmptyFieldValue,
+  displayItemRows,
+  getFieldType,
+  isFieldTypeName,
+  isServerComputed,
+  itemRules,
+  missingRequired,
+  parseConditions,
 } from '@dossierbase/core';
-import { defaultFieldValue, idsOf } from '../../fields/helpers';
+import { idsOf, itemFieldType, itemSettings } from '../../fields/helpers';
 import type { DossierValues } from './dossier-api';
 
 // Pure rules of the dossier form (no React): which items show, which are required, what is sent.
+// The rules themselves live in core, shared with the server's checks on save.
 
-/** Types whose value the server computes or does not keep: shown, never sent. */
-export const SERVER_TYPES = new Set([
-  'autoIncrement',
-  'calc',
-  'systemdate',
-  'systemuser',
-  'customActionButton',
-]);
 export const SHOW_VIEWS = ['show', 'show/edit'];
 export const EDIT_VIEWS = ['edit', 'show/edit'];
 
@@ -27,21 +24,10 @@ export type FormMode = 'show' | 'edit';
 
 export const itemKey = (item: Pick<DisplayItem, 'id'>) => String(item.id);
 
-export function itemType(item: DisplayItem): string | null {
-  if (item.def_dossier_link) return 'link';
-  return item.def_dossier_def_field?.def_field.type ?? null;
-}
-
-/** Can the user change this item in edit mode (an edit view, a field the client sends). */
+/** Can the user change this item in edit mode (an edit view, a field whose value the client sends). */
 export function isEditable(item: DisplayItem): boolean {
-  const type = itemType(item);
-  return EDIT_VIEWS.includes(item.view) && type !== null && !SERVER_TYPES.has(type);
-}
-
-/** The entity's conditions (settings.conditions); broken configuration counts as none. */
-export function parseConditions(raw: unknown): Condition[] {
-  const parsed = conditionsSchema.safeParse(raw ?? []);
-  return parsed.success ? parsed.data : [];
+  const type = itemFieldType(item);
+  return EDIT_VIEWS.includes(item.view) && type !== null && !isServerComputed(type);
 }
 
 /** Items of a mode: show mode shows show and show/edit; edit mode adds edit, keeps show read-only. */
@@ -50,46 +36,28 @@ export function itemsForMode(items: readonly DisplayItem[], mode: FormMode): Dis
     if (mode === 'show') return SHOW_VIEWS.includes(item.view);
     if (!['edit', 'show', 'show/edit'].includes(item.view)) return false;
     // autoIncrement is not shown in edit mode (spec doc 2 section 5)
-    return itemType(item) !== 'autoIncrement';
+    return itemFieldType(item) !== 'autoIncrement';
   });
 }
 
-/**
- * Hidden and required items for the current values, as the server decides them: a show_fields
- * condition hides its items while it does not match; an obligatory field or link, or a matching
- * require_fields condition, makes an item required.
- */
+/** Hidden and required items for the current values, as the server decides them (core itemRules). */
 export function formRules(
   items: readonly DisplayItem[],
   conditions: readonly Condition[],
   values: DossierValues,
 ) {
-  const { hidden, required: byCondition } = evaluateConditions(conditions, values);
-  const required = new Set<string>();
-  for (const item of items) {
-    const key = itemKey(item);
-    const obligatory = item.def_dossier_def_field?.obligatory || item.def_dossier_link?.obligatory;
-    if (obligatory || byCondition.has(key)) required.add(key);
-  }
-  return { hidden, required };
+  return itemRules(items.map(displayItemRows), conditions, values);
 }
 
-/** 'This is a required field' for each shown, editable, required item without a value. */
+/** 'This is a required field' for each shown, editable, required item without a value (core missingRequired). */
 export function requiredErrors(
   items: readonly DisplayItem[],
   conditions: readonly Condition[],
   values: DossierValues,
 ): Record<string, string> {
-  const { hidden, required } = formRules(items, conditions, values);
-  const errors: Record<string, string> = {};
-  for (const item of items) {
-    const key = itemKey(item);
-    if (hidden.has(key) || !required.has(key) || !isEditable(item)) continue;
-    const value = values[key];
-    const empty = item.def_dossier_link ? idsOf(value).length === 0 : isEmptyFieldValue(value);
-    if (empty) errors[key] = DOSSIER_MESSAGES.required;
-  }
-  return errors;
+  const editable = items.filter((item) => EDIT_VIEWS.includes(item.view)).map(displayItemRows);
+  const missing = missingRequired(editable, conditions, values);
+  return Object.fromEntries(missing.map((key) => [key, DOSSIER_MESSAGES.required]));
 }
 
 /** A value as the server takes it: links as a list of dossier ids, the rest as the field keeps it. */
@@ -173,7 +141,10 @@ export const positionsOfType = (
   type: DisplayPosition['type'],
 ) => (positions ?? []).filter((p) => p.type === type && !p.hide).sort((a, b) => a.rank - b.rank);
 
-/** The values a new dossier starts with: defaults per type (today, default list option, current user). */
+/**
+ * The values a new dossier starts with: each type's default (today, the default list option, the
+ * current user) with the item's settings.
+ */
 export function initialValues(
   items: readonly DisplayItem[],
   options: ReadonlyMap<number, readonly { id: number; default?: boolean }[]>,
@@ -183,8 +154,8 @@ export function initialValues(
   const values: DossierValues = {};
   for (const item of items) {
     const field = item.def_dossier_def_field?.def_field;
-    if (!field || !isEditable(item)) continue;
-    const value = defaultFieldValue(field.type, field.settings, {
+    if (!field || !isEditable(item) || !isFieldTypeName(field.type)) continue;
+    const value = getFieldType(field.type).defaultValue(itemSettings(item), {
       now,
       currentUserId,
       options: options.get(field.id) ?? [],

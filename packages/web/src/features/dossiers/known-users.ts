@@ -1,4 +1,4 @@
-import type { DisplayItem } from '@dossierbase/core';
+import { type DisplayItem, displayItemRows, valueRefsOf, valueTypeOf } from '@dossierbase/core';
 import type { UserOption } from '../../fields/types';
 
 /** Users the page knows (the dossier's creator and last editor, the signed-in user) by id. */
@@ -14,12 +14,12 @@ export function mergeUsers(members: readonly UserOption[], known: readonly UserO
   return [...members, ...known.filter((u) => !ids.has(u.id))];
 }
 
-/** The user ids stored in the user fields among `items`, over contents (item id -> value). */
+/** The user ids in the values of user items (user and system user fields, creator and editor) over contents (item id -> value). */
 export function storedUserIds(
   items: readonly DisplayItem[],
   contents: readonly Record<string, unknown>[],
 ): number[] {
-  const userItems = items.filter((item) => item.def_dossier_def_field?.def_field.type === 'user');
+  const userItems = items.filter((item) => valueRefsOf(valueTypeOf(displayItemRows(item))) === 'users');
   const ids = new Set<number>();
   for (const content of contents)
     for (const item of userItems) {

@@ -1,4 +1,10 @@
-import type { DefDossier, DisplayItem, DisplayPosition, ListOption } from '@dossierbase/core';
+import {
+  type DefDossier,
+  type DisplayItem,
+  type DisplayPosition,
+  type ListOption,
+  valueRefsOf,
+} from '@dossierbase/core';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
@@ -46,7 +52,7 @@ async function loadLayout(
     ...new Set(
       items.results.flatMap((item) => {
         const field = item.def_dossier_def_field?.def_field;
-        return field && ['list', 'tree'].includes(field.type) && !carried.has(field.id) ? [field.id] : [];
+        return field && valueRefsOf(field.type) === 'options' && !carried.has(field.id) ? [field.id] : [];
       }),
     ),
   ];

@@ -1,4 +1,4 @@
-import type { AggregationResult, DisplayItem } from '@dossierbase/core';
+import { type AggregationResult, type DisplayItem, parseFieldSettings } from '@dossierbase/core';
 import { formatFieldValue, itemSettings, toIntlLocale } from '../../../fields/helpers';
 import { columnType } from './list-params';
 
@@ -20,10 +20,9 @@ export function formatAggregate(item: DisplayItem, result: AggregationResult, lo
   const type = columnType(item);
   if (type === 'time' && typeof value === 'number') return secondsToTime(value);
   if (type === 'amount' && typeof value === 'number') {
-    const settings = itemSettings<{ decimals?: number }>(item);
+    const settings = parseFieldSettings('amount', itemSettings(item));
     // an average has more decimals than the field; round it to the field's
-    const decimals = settings.decimals ?? 2;
-    const rounded = Math.round(value * 10 ** decimals) / 10 ** decimals;
+    const rounded = Math.round(value * 10 ** settings.decimals) / 10 ** settings.decimals;
     return formatFieldValue('amount', rounded, settings, intl);
   }
   if ((type === 'date' || type === 'systemdate') && typeof value === 'string')

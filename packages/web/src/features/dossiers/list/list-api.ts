@@ -1,9 +1,10 @@
-import type {
-  DefDossier,
-  DisplayItem,
-  DossierListBody,
-  ListOption,
-  PermissionAction,
+import {
+  type DefDossier,
+  type DisplayItem,
+  type DossierListBody,
+  type ListOption,
+  type PermissionAction,
+  valueRefsOf,
 } from '@dossierbase/core';
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import { api, isApiError } from '../../../api/client';
@@ -103,9 +104,8 @@ export function useItemOptions(items: readonly DisplayItem[], admin: boolean) {
   const fieldIds = [
     ...new Set(
       items.flatMap((item) => {
-        const type = itemFieldType(item);
         const id = item.def_dossier_def_field?.def_field.id;
-        return (type === 'list' || type === 'tree') && id ? [id] : [];
+        return valueRefsOf(itemFieldType(item)) === 'options' && id ? [id] : [];
       }),
     ),
   ].sort((a, b) => a - b);

@@ -2,10 +2,13 @@ import {
   type Aggregation,
   ARCHIVED_FILTERS,
   type DisplayItem,
+  displayItemRows,
   getFieldType,
   isFieldTypeName,
+  isItemSortable,
+  valueRefsOf,
+  valueTypeOf,
 } from '@dossierbase/core';
-import { itemFieldType, parseSettings } from '../../../fields/helpers';
 import type { SearchValue } from '../../../fields/types';
 
 // Pure translation between the list screen's state (kept in the address) and the parameters of
@@ -35,34 +38,14 @@ export function cycleSort(current: Sort | null, itemId: number): Sort | null {
   return current.order === 'asc' ? { itemId, order: 'desc' } : null;
 }
 
-/** The column type of a list item: its field type, a link, or the dossier data it shows. */
+/** The column type of a list item: its field type, a link, or the type of the dossier data it shows. */
 export function columnType(item: DisplayItem): string | null {
-  const type = itemFieldType(item);
-  if (type) return type;
-  const data = item.settings?.dossier_data;
-  if (data === 'created_at' || data === 'modified_at') return 'systemdate';
-  if (data === 'created_by' || data === 'modified_by') return 'systemuser';
-  if (data === 'summary') return 'text';
-  if (data === 'dossier_id' || data === 'id') return 'autoIncrement';
-  return null;
-}
-
-function columnSettings(item: DisplayItem, type: string): Record<string, unknown> {
-  const raw =
-    type === 'link'
-      ? { ...item.def_dossier_link?.settings, ...item.settings }
-      : { ...item.def_dossier_def_field?.def_field.settings, ...item.def_dossier_def_field?.settings };
-  return parseSettings<Record<string, unknown>>(type, raw);
+  return valueTypeOf(displayItemRows(item));
 }
 
 /** Whether the server sorts on this column: not textareas, multiple links or value-less types. */
 export function isSortableItem(item: DisplayItem): boolean {
-  const type = columnType(item);
-  if (!type || !isFieldTypeName(type)) return false;
-  const settings = columnSettings(item, type);
-  if (type === 'link') return settings.multiple !== true;
-  const field = getFieldType(type);
-  return field.sortable(settings as never) && field.sqlCast(settings as never) !== 'none';
+  return isItemSortable(displayItemRows(item));
 }
 
 /** The aggregations the field registry allows for the column (links: unique and count). */
@@ -75,8 +58,6 @@ export function aggregationsOf(item: DisplayItem): readonly Aggregation[] {
 const TEXTUAL = new Set(['text', 'url', 'email', 'autoIncrement', 'calc', 'amount']);
 const NUMERIC = new Set(['autoIncrement', 'calc', 'amount']);
 const DATES = new Set(['date', 'systemdate']);
-const OPTIONS = new Set(['list', 'tree']);
-const USERS = new Set(['user', 'systemuser']);
 
 /** YYYY-MM-DD moved by whole days. */
 export function shiftDay(ymd: string, days: number): string {
@@ -130,7 +111,7 @@ export function searchParams(
     if (!isYmd(value)) return {};
     return { [id]: shiftDay(value, rule[1]), [`${id}_type`]: rule[0] };
   }
-  if (OPTIONS.has(type)) {
+  if (valueRefsOf(type) === 'options') {
     if (operator === 'equals') return value === null || value === '' ? {} : { [id]: text(value) };
     if (operator === 'in' && Array.isArray(value)) {
       const ids = value.filter((v) => v !== 'EMPTY').map(text);
@@ -139,7 +120,7 @@ export function searchParams(
     }
     return 'unsupported';
   }
-  if (USERS.has(type)) {
+  if (valueRefsOf(type) === 'users') {
     if (operator !== 'equals') return 'unsupported';
     if (value === 'CURRENT_USER') return currentUserId ? { [id]: String(currentUserId) } : 'unsupported';
     return text(value) ? { [id]: text(value) } : {};
