@@ -3,6 +3,7 @@ import path from 'node:path';
 import { Kysely, type Migration, type MigrationProvider, Migrator, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Config } from '../config';
+import { JsonColumnsPlugin } from './json-columns';
 import { migrations } from './migrations/index';
 import { preparingPool } from './prepared-statements';
 import type { Database } from './schema';
@@ -44,7 +45,10 @@ export async function openDatabase(
     pool.on('error', (error) => onConnectionError(error));
     pool.on('connect', (client) => client.on('error', onConnectionError));
     if (schema) await pool.query(`create schema if not exists ${schema}`);
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
+    return new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: preparingPool(pool) }),
+      plugins: [new JsonColumnsPlugin()],
+    });
   }
   // dataDir 'memory://' keeps PGlite in memory (tests).
   const dataDir = config.dataDir.startsWith('memory://') ? undefined : path.join(config.dataDir, 'pgdata');
@@ -56,7 +60,7 @@ export async function openDatabase(
   ]);
   // pg_trgm backs the quick search on summaries, as on PostgreSQL.
   const { dialect } = await KyselyPGlite.create({ dataDir, extensions: { pg_trgm } });
-  return new Kysely<Database>({ dialect });
+  return new Kysely<Database>({ dialect, plugins: [new JsonColumnsPlugin()] });
 }
 
 class StaticMigrationProvider implements MigrationProvider {

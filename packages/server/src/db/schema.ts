@@ -2,10 +2,9 @@ import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 // Table types for Kysely; kept by hand beside the migrations that create them.
 type Timestamp = ColumnType<Date, Date | string | undefined, Date | string>;
+// jsonb columns take plain values: db/json-columns.ts serialises them once for the driver.
 type Json<T> = ColumnType<T, string | T | undefined, string | T>;
-// node-postgres sends a JS array as a PostgreSQL array literal, which a jsonb column rejects
-// (or, for [], stores as {}): arrays must be written as JSON.stringify(...) text.
-type JsonArray<T extends unknown[]> = ColumnType<T, string | undefined, string>;
+type JsonArray<T extends unknown[]> = Json<T>;
 
 export interface AppSettingTable {
   key: string;
