@@ -1,4 +1,4 @@
-import { getFieldType, isFieldTypeName } from '@dossierbase/core';
+import { getFieldType, isFieldTypeName, parseFieldSettings } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { checkedId, indexableCast, valueExpression } from './field-expression';
@@ -37,11 +37,12 @@ export async function wantedFieldIndexes(db: Db, defDossierId: number): Promise<
   for (const row of rows) {
     if (!isFieldTypeName(row.type)) continue;
     const type = getFieldType(row.type);
-    const parsed = type.settingsSchema.safeParse({ ...row.field_settings, ...row.settings });
-    const settings = parsed.success ? parsed.data : type.settingsSchema.parse({});
+    // base field and data field (display items rarely override what decides the index)
+    const settings = parseFieldSettings(row.type, row.field_settings, row.settings);
     const cast = type.sqlCast(settings);
-    // Only what can be sorted on is worth a b-tree (textarea text is neither sortable nor small).
-    if (!indexableCast(cast) || !type.sortable(settings)) continue;
+    // Only a value kept in `values` that can be sorted on is worth a b-tree (textarea text is neither
+    // sortable nor small; system fields read the dossier's own columns).
+    if (type.source(settings).from !== 'values' || !indexableCast(cast) || !type.sortable(settings)) continue;
     const expression = valueExpression(row.data_field_id, cast);
     if (expression) wanted.set(fieldIndexName(defDossierId, row.data_field_id), expression);
   }

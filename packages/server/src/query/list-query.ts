@@ -5,13 +5,16 @@ import {
   DEFAULT_PAGE_SIZE,
   DOSSIER_MESSAGES,
   type FieldTypeName,
+  fieldSettingsOf,
   getFieldType,
   isFieldTypeName,
+  isItemSortable,
   PAGE_SIZES,
   parseDateTime,
   parseLocaleNumber,
   type SqlCast,
   toYmd,
+  valueRefsOf,
   type Ymd,
   ymdToIso,
 } from '@dossierbase/core';
@@ -38,7 +41,10 @@ export const LIST_MESSAGES = {
   unsupported: 'This filter is not supported for this field',
 } as const;
 
-/** Dossier data a display item may show through settings.dossier_data, and the sort names. */
+/**
+ * The dossier's own columns: what a display item shows through settings.dossier_data or a system
+ * field (systemdate, systemuser) through its dossier_data setting, and the sort names.
+ */
 const DOSSIER_DATA: Record<string, { column: string; type: FieldTypeName; cast: SqlCast }> = {
   id: { column: 'content_dossier.id', type: 'autoIncrement', cast: 'bigint' },
   dossier_id: { column: 'content_dossier.id', type: 'autoIncrement', cast: 'bigint' },
@@ -51,7 +57,7 @@ const DOSSIER_DATA: Record<string, { column: string; type: FieldTypeName; cast: 
 const SORT_NAMES = ['id', 'summary', 'created_at', 'modified_at'];
 
 /** One column a filter, sort or aggregation can address. */
-export type Column =
+export type Column = (
   | {
       kind: 'field';
       itemId: number;
@@ -63,6 +69,7 @@ export type Column =
       expression: string;
     }
   | {
+      /** one of the dossier's own columns (DOSSIER_DATA) */
       kind: 'data';
       itemId: number | null;
       key: string;
@@ -70,48 +77,58 @@ export type Column =
       cast: SqlCast;
       expression: string;
     }
-  | { kind: 'link'; itemId: number; link: LinkRow; multiple: boolean };
+  | { kind: 'link'; itemId: number; link: LinkRow; multiple: boolean }
+) & { sortable: boolean };
 
-function parseSettings(type: FieldTypeName, settings: unknown): Record<string, unknown> {
-  const parsed = getFieldType(type).settingsSchema.safeParse(settings ?? {});
-  return (parsed.success ? parsed.data : getFieldType(type).settingsSchema.parse({})) as Record<
-    string,
-    unknown
-  >;
+function dataColumn(itemId: number, key: string, summaryKey: string | undefined): Column {
+  const data = DOSSIER_DATA[key];
+  const expression = key === 'summary' ? summaryExpression('content_dossier', summaryKey) : data.column;
+  return { kind: 'data', itemId, key, type: data.type, cast: data.cast, expression, sortable: true };
 }
 
 /**
  * The column behind a visible display item, null for items that hold no value (buttons, text).
  * `summaryKey`: the reader's summary key of the item's entity (policy/summary.ts), for the summary.
+ * Settings are the item's merged settings (core fieldSettingsOf), as the dossier form reads them.
  */
 export function columnOf(visible: VisibleItem, summaryKey?: string): Column | null {
   const { item, dataField, field, link } = visible;
+  const sortable = isItemSortable(visible);
+  if (link) {
+    const multiple = fieldSettingsOf(visible).multiple === true;
+    return { kind: 'link', itemId: item.id, link, multiple, sortable };
+  }
   if (dataField && field && isFieldTypeName(field.type)) {
     const type = field.type;
-    const settings = parseSettings(type, { ...field.settings, ...dataField.settings });
-    const cast = getFieldType(type).sqlCast(settings as never);
+    const settings = fieldSettingsOf(visible);
+    const source = getFieldType(type).source(settings);
+    // a system field shows one of the dossier's own columns, as a dossier-data item does
+    if (source.from === 'column') return dataColumn(item.id, source.column, summaryKey);
+    const cast = getFieldType(type).sqlCast(settings);
     const expression = valueExpression(dataField.id, cast);
     if (!expression) return null;
-    return { kind: 'field', itemId: item.id, dataFieldId: dataField.id, type, settings, cast, expression };
-  }
-  if (link) {
-    const settings = parseSettings('link', { ...link.settings, ...item.settings });
-    return { kind: 'link', itemId: item.id, link, multiple: settings.multiple === true };
+    return {
+      kind: 'field',
+      itemId: item.id,
+      dataFieldId: dataField.id,
+      type,
+      settings,
+      cast,
+      expression,
+      sortable,
+    };
   }
   const key = item.settings?.dossier_data;
-  if (typeof key === 'string' && Object.hasOwn(DOSSIER_DATA, key)) {
-    const data = DOSSIER_DATA[key];
-    const expression = key === 'summary' ? summaryExpression('content_dossier', summaryKey) : data.column;
-    return { kind: 'data', itemId: item.id, key, type: data.type, cast: data.cast, expression };
-  }
+  if (typeof key === 'string' && Object.hasOwn(DOSSIER_DATA, key))
+    return dataColumn(item.id, key, summaryKey);
   return null;
 }
 
-export function isSortable(column: Column): boolean {
-  if (column.kind === 'link') return !column.multiple;
-  if (column.kind === 'data') return true;
-  return getFieldType(column.type).sortable(column.settings as never) && column.cast !== 'none';
-}
+/** Values that are ids of list options or users (a JSON number, or a list of them when multiple). */
+const holdsOptionsOrUsers = (type: FieldTypeName) => {
+  const refs = valueRefsOf(type);
+  return refs === 'options' || refs === 'users';
+};
 
 export interface ListParams {
   defDossierId: number;
@@ -286,9 +303,7 @@ function isEquality(column: FieldColumn, present: { key: string; value: string |
   if (present.length !== 1 || present[0].key.includes('_')) return false;
   const value = (present[0].value ?? '').trim();
   if (column.cast === 'numeric' || column.cast === 'bigint') return parseNumber(value) !== null;
-  const single =
-    (column.type === 'list' || column.type === 'tree' || column.type === 'user') &&
-    column.settings.multiple !== true;
+  const single = holdsOptionsOrUsers(column.type) && column.settings.multiple !== true;
   return single && /^\d{1,15}$/.test(value);
 }
 
@@ -315,7 +330,7 @@ function sortExpression(
     column = [...columns.values()].find((c) => c.kind === 'link' && c.link.id === id);
   } else column = columns.get(id);
   if (!column) return 'unknown';
-  if (!isSortable(column)) return 'unsortable';
+  if (!column.sortable) return 'unsortable';
   if (column.kind === 'link')
     return { expression: sql`(${linkedSummary(column.link, summaryKeys)})`, column };
   return { expression: sql.raw(column.expression), column };
@@ -472,7 +487,7 @@ function compileFilter(
   for (const suffix of ['min', 'max']) if (get(suffix)) errors[key(suffix)] = LIST_MESSAGES.unsupported;
   if (value === undefined) return null;
 
-  if (column.cast === 'jsonb' && (type === 'list' || type === 'tree' || type === 'user')) {
+  if (column.cast === 'jsonb' && holdsOptionsOrUsers(type)) {
     if (value.toUpperCase() === 'EMPTY') return sql<boolean>`(${expr} is null or ${expr} = 'null'::jsonb)`;
     const ids = parseIds(value);
     if (!ids) {
@@ -657,7 +672,7 @@ export async function runAggregations(db: Db, params: ListParams): Promise<Aggre
         return;
       }
       const expr = sql.raw(column.expression);
-      if ((column.type === 'list' || column.type === 'tree') && column.kind === 'field') {
+      if (column.kind === 'field' && valueRefsOf(column.type) === 'options') {
         const element =
           column.settings.multiple === true
             ? sql.raw(

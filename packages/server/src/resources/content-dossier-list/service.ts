@@ -2,11 +2,17 @@ import {
   type AggregationResult,
   type DossierListBody,
   dossierIdParamSchema,
+  fieldSettingsOf,
+  fieldTypeOf,
+  getFieldType,
+  isFieldTypeName,
   type ItemValue,
   idParamSchema,
   type LinkedDossier,
   makePager,
   type QuickSearchHit,
+  type ValueSource,
+  valueRefsOf,
 } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
@@ -178,7 +184,7 @@ async function withVisibleOptions(
 ): Promise<AggregationResult[]> {
   if (!aggregations.some((a) => a.options)) return aggregations;
   const optionFields = visible.flatMap((v) =>
-    v.field && (v.field.type === 'list' || v.field.type === 'tree') ? [v.field.id] : [],
+    v.field && valueRefsOf(v.field.type) === 'options' ? [v.field.id] : [],
   );
   const shown = new Set((await visibleListOptions(db, access, optionFields)).map((o) => o.id));
   return aggregations.map((a) =>
@@ -222,15 +228,26 @@ function pageLinks(items: VisibleItem[]): PageLinks {
   };
 }
 
+/** The value of one of the row's own columns, as the detail page shows it (dates as ISO text). */
+function dossierData(row: PageRow, data: unknown, summaryKey: string | undefined): ItemValue {
+  if (data === 'created_at' || data === 'modified_at') return row[data].toISOString();
+  if (data === 'created_by' || data === 'modified_by') return row[data];
+  if (data === 'summary') return visibleSummary(row, summaryKey);
+  if (data === 'dossier_id') return row.id;
+  return undefined;
+}
+
 /**
  * Per dossier: list item id -> value (field value, linked dossiers or dossier data; the linked
- * dossiers' summaries are the reader's already, the row's own is picked by `summaryKey`).
+ * dossiers' summaries are the reader's already, the row's own is picked by `summaryKey`). System
+ * fields read the dossier's own columns, as their list column sorts and filters on them.
  */
 function contentsOf(
   items: VisibleItem[],
   rows: PageRow[],
   summaryKey: string | undefined,
 ): Record<string, Record<string, ItemValue>> {
+  const sources = new Map(items.map((v) => [v, valueSourceOf(v)]));
   const contents: Record<string, Record<string, ItemValue>> = {};
   for (const row of rows) {
     const content: Record<string, ItemValue> = {};
@@ -238,18 +255,23 @@ function contentsOf(
     const values = (row.values ?? {}) as Record<string, unknown>;
     for (const v of items) {
       const key = String(v.item.id);
-      if (v.dataField) content[key] = values[String(v.dataField.id)] ?? null;
-      else if (v.link) content[key] = linkedThrough(v.link, row.linked);
+      const source = sources.get(v);
+      if (v.link) content[key] = linkedThrough(v.link, row.linked);
+      else if (source?.from === 'column') content[key] = dossierData(row, source.column, summaryKey);
+      else if (v.dataField) content[key] = values[String(v.dataField.id)] ?? null;
       else {
-        const data = v.item.settings?.dossier_data;
-        if (data === 'created_at' || data === 'modified_at') content[key] = row[data].toISOString();
-        else if (data === 'summary') content[key] = visibleSummary(row, summaryKey);
-        else if (data === 'dossier_id') content[key] = row.id;
-        else if (data === 'created_by' || data === 'modified_by') content[key] = row[data];
+        const value = dossierData(row, v.item.settings?.dossier_data, summaryKey);
+        if (value !== undefined) content[key] = value;
       }
     }
   }
   return contents;
+}
+
+/** Where a field item's value lives (core: the type's source with the item's settings). */
+function valueSourceOf(v: VisibleItem): ValueSource | null {
+  const type = fieldTypeOf(v);
+  return type && isFieldTypeName(type) ? getFieldType(type).source(fieldSettingsOf(v)) : null;
 }
 
 /** The dossiers linked to a row through `link`, read in both directions, each once, in rank order. */
