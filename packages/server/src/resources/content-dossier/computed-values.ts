@@ -23,6 +23,7 @@ function entityDataFields(db: Db, access: EnvironmentAccess, entityId: number) {
       .selectFrom('def_dossier_def_field as d')
       .innerJoin('def_field as f', 'f.id', 'd.def_field_id')
       .select(['d.id', 'd.name', 'd.settings as data_settings', 'f.type', 'f.settings', 'f.id as field_id'])
+      .where('d.environment_id', '=', access.environment.id)
       .where('d.def_dossier_id', '=', entityId)
       .orderBy('d.id')
       .execute(),

@@ -12,11 +12,17 @@ import { type EntityScope, entityPermissions } from '../../policy/entity';
 export const isBacklink = (link: LinkRow) => link.back_link_id !== null && link.back_link_id < link.id;
 const forwardLinkId = (link: LinkRow) => (isBacklink(link) ? (link.back_link_id as number) : link.id);
 
-export async function linkedIds(db: Db, dossierId: number, link: LinkRow): Promise<number[]> {
+export async function linkedIds(
+  db: Db,
+  environmentId: number,
+  dossierId: number,
+  link: LinkRow,
+): Promise<number[]> {
   const rows = isBacklink(link)
     ? await db
         .selectFrom('content_link')
         .select('parent_id as other')
+        .where('environment_id', '=', environmentId)
         .where('link_id', '=', forwardLinkId(link))
         .where('child_id', '=', dossierId)
         .orderBy('rank')
@@ -25,6 +31,7 @@ export async function linkedIds(db: Db, dossierId: number, link: LinkRow): Promi
     : await db
         .selectFrom('content_link')
         .select('child_id as other')
+        .where('environment_id', '=', environmentId)
         .where('link_id', '=', link.id)
         .where('parent_id', '=', dossierId)
         .orderBy('rank')
@@ -45,6 +52,7 @@ export async function writeLinks(
   const fwd = forwardLinkId(link);
   await db
     .deleteFrom('content_link')
+    .where('environment_id', '=', environmentId)
     .where('link_id', '=', fwd)
     .where(back ? 'child_id' : 'parent_id', '=', dossierId)
     .execute();
@@ -70,6 +78,7 @@ export async function writeLinks(
  */
 export async function childrenThrough(
   db: Db,
+  environmentId: number,
   entityId: number,
   dossierId: number,
   follow: (link: LinkRow) => boolean,
@@ -77,14 +86,18 @@ export async function childrenThrough(
   const links = await db
     .selectFrom('def_dossier_link')
     .selectAll()
+    .where('environment_id', '=', environmentId)
     .where('def_dossier_id', '=', entityId)
     .execute();
   const result = [];
   for (const link of links.filter((l) => !isBacklink(l) && follow(l))) {
     const rows = await db
       .selectFrom('content_link as l')
-      .innerJoin('content_dossier as c', 'c.id', 'l.child_id')
+      .innerJoin('content_dossier as c', (join) =>
+        join.onRef('c.id', '=', 'l.child_id').onRef('c.environment_id', '=', 'l.environment_id'),
+      )
       .select(['c.id', 'c.def_dossier_id'])
+      .where('l.environment_id', '=', environmentId)
       .where('l.link_id', '=', link.id)
       .where('l.parent_id', '=', dossierId)
       .execute();
@@ -131,7 +144,7 @@ export async function embeddedParent(
   if (parent.archived) throw badRequest({ embedded: DOSSIER_MESSAGES.archived });
   authorize(canShowDossiers({ permissions: await entityPermissions(db, scope.access, link.def_dossier_id) }));
   const single = link.type_of_link === 'select' && link.settings.multiple !== true;
-  if (single && (await linkedIds(db, Number(parent.id), link)).length > 0)
+  if (single && (await linkedIds(db, scope.access.environment.id, Number(parent.id), link)).length > 0)
     throw badRequest({ linkId: DOSSIER_MESSAGES.singleLink });
   return { link, parentId: Number(parent.id) };
 }
@@ -149,6 +162,7 @@ export async function appendLink(
   const max = await db
     .selectFrom('content_link')
     .select((eb) => eb.fn.max('rank').as('rank'))
+    .where('environment_id', '=', environmentId)
     .where('link_id', '=', fwd)
     .where(back ? 'child_id' : 'parent_id', '=', parentId)
     .executeTakeFirst();

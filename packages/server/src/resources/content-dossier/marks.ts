@@ -3,17 +3,20 @@ import type { DossierRow } from './read-model';
 
 // A user's marks on a dossier: favourite and subscription (to its changes), one row each when set.
 
-export async function marks(db: Db, userId: number, dossierId: number) {
+/** The user's marks on one dossier of the environment. */
+export async function marks(db: Db, environmentId: number, userId: number, dossierId: number) {
   const [favourite, subscription] = await Promise.all([
     db
       .selectFrom('favourite')
       .select('id')
+      .where('environment_id', '=', environmentId)
       .where('user_id', '=', userId)
       .where('content_dossier_id', '=', dossierId)
       .executeTakeFirst(),
     db
       .selectFrom('dossier_subscription')
       .select('id')
+      .where('environment_id', '=', environmentId)
       .where('user_id', '=', userId)
       .where('content_dossier_id', '=', dossierId)
       .executeTakeFirst(),
@@ -37,6 +40,7 @@ export async function setMark(
   } else {
     await db
       .deleteFrom(table)
+      .where('environment_id', '=', dossier.environment_id)
       .where('user_id', '=', userId)
       .where('content_dossier_id', '=', dossier.id)
       .execute();

@@ -2,6 +2,7 @@ import type { PermissionAction } from '@dossierbase/core';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { ContentDossierTable, DefDossierTable, UserRow } from '../../db/schema';
+import { openableEnvironmentIds } from '../../db/user-environments';
 import { notFound } from '../../http-errors';
 import { type VisibleItem, visibleItems } from '../../policy/display-item';
 import { authorize, canShowDossiers, holds, holdsCredential } from '../../policy/dossier';
@@ -20,9 +21,14 @@ export type EntityRow = Selectable<DefDossierTable>;
 
 /** Loads a dossier and the user's scope on its entity; 404 unknown, 403 when `action` is missing. */
 export async function openDossier(db: Db, user: UserRow, id: number, action: PermissionAction) {
-  const dossier = await db.selectFrom('content_dossier').selectAll().where('id', '=', id).executeTakeFirst();
+  const dossier = await db
+    .selectFrom('content_dossier')
+    .selectAll()
+    .where('id', '=', id)
+    .where('environment_id', 'in', openableEnvironmentIds(db, user))
+    .executeTakeFirst();
   if (!dossier) throw notFound();
-  const scope = await openEntityScope(db, user, dossier.def_dossier_id);
+  const scope = await openEntityScope(db, user, dossier.def_dossier_id, dossier.environment_id);
   authorize(holds(scope, action));
   return { dossier, ...scope };
 }
@@ -35,6 +41,7 @@ export async function detailItems(db: Db, scope: EntityScope, displayPosition?: 
     .selectFrom('display_position')
     .select('id')
     .where('id', '=', displayPosition)
+    .where('environment_id', '=', scope.access.environment.id)
     .where('def_dossier_id', '=', scope.entity.id)
     .executeTakeFirst();
   if (!position) throw notFound();
@@ -69,7 +76,7 @@ export async function dossierContent(
       content[String(v.item.id)] = systemValue(dossier, v.field.type, fieldSettings(v));
     else if (v.dataField) content[String(v.item.id)] = values[String(v.dataField.id)] ?? null;
     else if (v.link) {
-      const ids = await linkedIds(db, Number(dossier.id), v.link);
+      const ids = await linkedIds(db, dossier.environment_id, Number(dossier.id), v.link);
       const rows = ids.length
         ? await db
             .selectFrom('content_dossier')

@@ -49,7 +49,7 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
         dossier,
         items,
         content,
-        await marks(db, user.id, Number(dossier.id)),
+        await marks(db, dossier.environment_id, user.id, Number(dossier.id)),
       );
     },
   );

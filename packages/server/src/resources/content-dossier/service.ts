@@ -71,6 +71,7 @@ export async function createDossier(
         .updateTable('content_dossier')
         .set({ summary: withId.summary, summaries: withId.summaries && JSON.stringify(withId.summaries) })
         .where('id', '=', id)
+        .where('environment_id', '=', scope.access.environment.id)
         .execute();
     }
     for (const l of normalised.links) {
@@ -115,7 +116,7 @@ export async function updateDossier(
   const oldLinks = new Map<number, number[]>();
   for (const v of allItems) {
     if (!v.link) continue;
-    const current = await linkedIds(db, Number(dossier.id), v.link);
+    const current = await linkedIds(db, scope.access.environment.id, Number(dossier.id), v.link);
     oldLinks.set(v.item.id, current);
     links.set(v.item.id, current);
   }
@@ -145,6 +146,7 @@ export async function updateDossier(
         modified_at: new Date(),
       })
       .where('id', '=', id)
+      .where('environment_id', '=', scope.access.environment.id)
       .execute();
     for (const l of normalised.links) {
       if (l.item.link) await writeLinks(trx, scope.access.environment.id, id, l.item.link, l.ids);
@@ -166,6 +168,7 @@ export async function setArchived(db: Db, scope: EntityScope, dossier: DossierRo
       .updateTable('content_dossier')
       .set({ archived, modified_by: scope.access.user.id, modified_at: new Date() })
       .where('id', '=', dossier.id)
+      .where('environment_id', '=', scope.access.environment.id)
       .execute();
     await writeLog(trx, scope.access, { id: Number(dossier.id), entityId: scope.entity.id }, 'archive', [
       { defDisplayItemName: 'archived', oldValue: dossier.archived, newValue: archived },
@@ -176,18 +179,23 @@ export async function setArchived(db: Db, scope: EntityScope, dossier: DossierRo
 /** Deletes a dossier honouring the cascade rule of the links of its entity (forward links only). */
 export async function deleteDossier(db: Db, scope: EntityScope, dossier: DossierRow) {
   authorize(canDeleteDossier(scope));
+  const environmentId = scope.access.environment.id;
   await db.transaction().execute(async (trx) => {
     const seen = new Set<number>();
     const remove = async (id: number, entityId: number) => {
       if (seen.has(id)) return;
       seen.add(id);
       const cascading = (link: LinkRow) => link.cascade_rule !== 'maintain';
-      for (const { link, children } of await childrenThrough(trx, entityId, id, cascading)) {
+      for (const { link, children } of await childrenThrough(trx, environmentId, entityId, id, cascading)) {
         if (link.cascade_rule === 'constraint') throw badRequest({ dossier: CONSTRAINT_MESSAGE });
         for (const child of children) await remove(child.id, child.entityId);
       }
       await writeLog(trx, scope.access, { id, entityId }, 'delete', []);
-      await trx.deleteFrom('content_dossier').where('id', '=', id).execute();
+      await trx
+        .deleteFrom('content_dossier')
+        .where('id', '=', id)
+        .where('environment_id', '=', environmentId)
+        .execute();
     };
     await remove(Number(dossier.id), dossier.def_dossier_id);
   });

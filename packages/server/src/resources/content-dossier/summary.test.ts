@@ -300,7 +300,7 @@ describe('a change of the summary items rewrites the stored summaries', () => {
 
   test('a restricted item that leaves the summary is taken out of every stored summary first', async () => {
     // the first step of its removal: the summaries are rewritten as if it were gone
-    await refreshSummaries(t.db, person.id, { without: items.bsnSummary });
+    await refreshSummaries(t.db, person, { without: items.bsnSummary });
     const stored = await t.db
       .selectFrom('content_dossier')
       .select(['summary', 'summaries'])
@@ -310,7 +310,7 @@ describe('a change of the summary items rewrites the stored summaries', () => {
     // the item is still configured: the member's class has no variant yet and gets the id
     expect((await listSummaries(member))[ids.alice]).toBe(`#${ids.alice}`);
     expect((await listSummaries(s.admin))[ids.alice]).toBe('Alice Jansen');
-    await refreshSummaries(t.db, person.id);
+    await refreshSummaries(t.db, person);
     expect((await listSummaries(member))[ids.alice]).toBe('Alice Jansen');
     expect((await listSummaries(s.admin))[ids.alice]).toBe(`Alice Jansen ${BSN}`);
   });

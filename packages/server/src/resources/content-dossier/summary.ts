@@ -15,6 +15,9 @@ const REFRESH_BATCH = 1000;
 /** After rewriting this many summaries, the table's statistics are refreshed for the planner. */
 const ANALYZE_AFTER = 10_000;
 
+/** An entity, as the summary functions name it. */
+export type Entity = { id: number; environment_id: number };
+
 /** The entity's summary items in order, with what formatting and visibility need. */
 export interface SummaryConfig {
   items: {
@@ -37,7 +40,7 @@ export interface StoredSummary {
  * The entity's 'summary' view items in order, with the options of list and tree fields; read fresh.
  * `without`: as if that item were not among them.
  */
-export async function loadSummaryConfig(db: Db, entityId: number, without?: number): Promise<SummaryConfig> {
+export async function loadSummaryConfig(db: Db, entity: Entity, without?: number): Promise<SummaryConfig> {
   const all = await db
     .selectFrom('display_item as i')
     .innerJoin('def_dossier_def_field as d', 'd.id', 'i.def_dossier_def_field_id')
@@ -52,7 +55,8 @@ export async function loadSummaryConfig(db: Db, entityId: number, without?: numb
       'f.settings',
       'f.id as field_id',
     ])
-    .where('i.def_dossier_id', '=', entityId)
+    .where('i.environment_id', '=', entity.environment_id)
+    .where('i.def_dossier_id', '=', entity.id)
     .where('i.view', '=', 'summary')
     .orderBy('i.rank')
     .orderBy('i.col')
@@ -64,6 +68,7 @@ export async function loadSummaryConfig(db: Db, entityId: number, without?: numb
     ? await db
         .selectFrom('def_field_list')
         .select(['id', 'def_field_id', 'translations'])
+        .where('environment_id', '=', entity.environment_id)
         .where('def_field_id', 'in', optionFields)
         .execute()
     : [];
@@ -88,7 +93,9 @@ export async function loadSummaryConfig(db: Db, entityId: number, without?: numb
 
 /** loadSummaryConfig, cached with the configuration. */
 export const summaryConfig = (db: Db, access: EnvironmentAccess, entityId: number) =>
-  configCached(access, `summary-items:${entityId}`, () => loadSummaryConfig(db, entityId));
+  configCached(access, `summary-items:${entityId}`, () =>
+    loadSummaryConfig(db, { id: entityId, environment_id: access.environment.id }),
+  );
 
 /**
  * The summary of these values and, with restricted summary items, its variants; a text is empty when
@@ -137,17 +144,18 @@ export const hasEmptyText = (stored: StoredSummary) =>
  */
 export async function refreshSummaries(
   db: Db,
-  entityId: number,
+  entity: Entity,
   options: { since?: Date; without?: number } = {},
 ): Promise<number> {
-  const config = await loadSummaryConfig(db, entityId, options.without);
+  const config = await loadSummaryConfig(db, entity, options.without);
   let after = 0;
   let written = 0;
   for (;;) {
     let query = db
       .selectFrom('content_dossier')
       .select(['id', 'values'])
-      .where('def_dossier_id', '=', entityId)
+      .where('environment_id', '=', entity.environment_id)
+      .where('def_dossier_id', '=', entity.id)
       .where('id', '>', after)
       .orderBy('id')
       .limit(REFRESH_BATCH);
@@ -160,7 +168,9 @@ export async function refreshSummaries(
     }));
     const result = await sql`update content_dossier c set summary = x.summary, summaries = x.summaries
       from jsonb_to_recordset(cast(${JSON.stringify(texts)} as jsonb)) as x(id bigint, summary text, summaries jsonb)
-      where c.id = x.id and (c.summary, c.summaries) is distinct from (x.summary, x.summaries)`.execute(db);
+      where c.environment_id = ${entity.environment_id} and c.id = x.id and (c.summary, c.summaries) is distinct from (x.summary, x.summaries)`.execute(
+      db,
+    );
     written += Number(result.numAffectedRows ?? 0);
     after = Number(rows[rows.length - 1].id);
   }
@@ -178,15 +188,15 @@ export async function refreshSummaries(
  */
 export async function withSummaryRefresh<T>(
   db: Db,
-  entityId: number,
+  entity: Entity,
   change: (db: Db) => Promise<T>,
   leaving?: number,
 ): Promise<T> {
   const started = new Date(Date.now() - 60_000);
-  let written = leaving === undefined ? 0 : await refreshSummaries(db, entityId, { without: leaving });
+  let written = leaving === undefined ? 0 : await refreshSummaries(db, entity, { without: leaving });
   const result = await change(db);
-  written += await refreshSummaries(db, entityId);
-  written += await refreshSummaries(db, entityId, { since: started });
+  written += await refreshSummaries(db, entity);
+  written += await refreshSummaries(db, entity, { since: started });
   // the planner's estimates of summary searches come from the statistics of the rewritten texts
   if (written >= ANALYZE_AFTER) await sql`analyze content_dossier`.execute(db);
   return result;
@@ -201,7 +211,7 @@ export async function writeMissingVariants(db: Db): Promise<void> {
   const entities = await db
     .selectFrom('display_item as i')
     .innerJoin('def_dossier_def_field as d', 'd.id', 'i.def_dossier_def_field_id')
-    .select('i.def_dossier_id')
+    .select(['i.environment_id', 'i.def_dossier_id as id'])
     .distinct()
     .where('i.view', '=', 'summary')
     .where((eb) =>
@@ -211,14 +221,15 @@ export async function writeMissingVariants(db: Db): Promise<void> {
       ]),
     )
     .execute();
-  for (const { def_dossier_id: entityId } of entities) {
+  for (const entity of entities) {
     const missing = await db
       .selectFrom('content_dossier')
       .select('id')
-      .where('def_dossier_id', '=', entityId)
+      .where('environment_id', '=', entity.environment_id)
+      .where('def_dossier_id', '=', entity.id)
       .where('summaries', 'is', null)
       .limit(1)
       .executeTakeFirst();
-    if (missing) await withSummaryRefresh(db, entityId, async () => undefined);
+    if (missing) await withSummaryRefresh(db, entity, async () => undefined);
   }
 }

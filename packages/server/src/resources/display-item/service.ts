@@ -14,7 +14,7 @@ import { paginate } from '../../db/paginate';
 import { badRequest, notFound } from '../../http-errors';
 import { isRoleRestricted } from '../../policy/summary';
 import { sanitiseTranslationTexts as sanitiseTranslations } from '../../sanitise/information-text';
-import { withSummaryRefresh } from '../content-dossier/summary';
+import { type Entity as SummaryEntity, withSummaryRefresh } from '../content-dossier/summary';
 import type { DataFieldRow } from '../def-dossier-def-field/present';
 import {
   bodyEntity,
@@ -197,12 +197,14 @@ function summaryChange(
  */
 function writeItems<T>(
   db: Db,
-  entityId: number,
+  entity: SummaryEntity,
   change: { leaving?: number } | null,
   write: (db: Db) => Promise<T>,
 ) {
-  return change ? withSummaryRefresh(db, entityId, write, change.leaving) : write(db);
+  return change ? withSummaryRefresh(db, entity, write, change.leaving) : write(db);
 }
+
+const itemEntity = (row: DisplayItemRow) => ({ id: row.def_dossier_id, environment_id: row.environment_id });
 
 function translateUniqueViolation(error: unknown): never {
   if (isUniqueViolation(error, 'display_item_uuid_key')) throw badRequest({ uuid: UUID_TAKEN });
@@ -229,7 +231,7 @@ export async function createDisplayItem(db: Db, input: DisplayItemCreate): Promi
     permissions_type: input.permissions_type,
   });
   try {
-    return await writeItems(db, entity.id, summaries, (db) =>
+    return await writeItems(db, entity, summaries, (db) =>
       db
         .insertInto('display_item')
         .values({
@@ -290,7 +292,7 @@ export async function patchDisplayItem(
     roles: roles ?? row.roles,
     permissions_type: input.permissions_type ?? row.permissions_type,
   });
-  return writeItems(db, row.def_dossier_id, summaries, (db) =>
+  return writeItems(db, itemEntity(row), summaries, (db) =>
     db
       .updateTable('display_item')
       .set({
@@ -316,7 +318,7 @@ export async function patchDisplayItem(
 }
 
 export async function deleteDisplayItem(db: Db, row: DisplayItemRow): Promise<void> {
-  await writeItems(db, row.def_dossier_id, summaryChange(row, null), (db) =>
+  await writeItems(db, itemEntity(row), summaryChange(row, null), (db) =>
     db.deleteFrom('display_item').where('id', '=', row.id).execute(),
   );
 }
@@ -362,7 +364,7 @@ export async function autoCreateDisplayItems(
   const translations = JSON.stringify(sanitiseTranslations(input.translations));
   // an item placed in the summary view rewrites the entity's stored summaries
   const transaction = <T>(write: (trx: Db) => Promise<T>) =>
-    writeItems(db, entity.id, input.view === 'summary' ? {} : null, (db) => db.transaction().execute(write));
+    writeItems(db, entity, input.view === 'summary' ? {} : null, (db) => db.transaction().execute(write));
   return transaction(async (trx) => {
     const wanted: { view: string; position: number | null }[] = [{ view: input.view, position }];
     const inList = await trx

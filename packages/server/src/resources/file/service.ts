@@ -11,6 +11,7 @@ import { fileTypeFromFile } from 'file-type';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { UserRow } from '../../db/schema';
+import { openableEnvironmentIds } from '../../db/user-environments';
 import { notFound } from '../../http-errors';
 import { openEnvironment } from '../../policy/environment';
 import type { ReceivedFile } from './upload-body';
@@ -95,21 +96,21 @@ export async function uploadFile(
   }
 }
 
-/** A file of an environment the user belongs to (404 otherwise: ids are not confirmed to outsiders). */
+/** A file of an environment the user may open (404 otherwise: ids are not confirmed to outsiders). */
 export async function openFile(db: Db, user: UserRow, id: number) {
-  const meta = await db.selectFrom('file').select('environment_id').where('id', '=', id).executeTakeFirst();
-  if (!meta) throw notFound();
+  const file = await db
+    .selectFrom('file')
+    .select(['id', 'environment_id', 'name', 'description', 'mime', 'size'])
+    .where('id', '=', id)
+    .where('environment_id', 'in', openableEnvironmentIds(db, user))
+    .executeTakeFirst();
+  if (!file) throw notFound();
   try {
-    await openEnvironment(db, user, meta.environment_id);
+    await openEnvironment(db, user, file.environment_id);
   } catch {
     throw notFound();
   }
-  return db
-    .selectFrom('file')
-    .select(['id', 'environment_id', 'name', 'description', 'mime', 'size'])
-    .where('environment_id', '=', meta.environment_id)
-    .where('id', '=', id)
-    .executeTakeFirstOrThrow();
+  return file;
 }
 
 /** A file's bytes as a stream that reads one chunk row at a time, as the client takes them. */
