@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { UserAbilities } from './abilities';
 import { REQUIRED_MESSAGE } from './common';
 
 export const GLOBAL_ROLES = ['ROLE_USER', 'ROLE_ADMIN', 'ROLE_CONTRACT_ADMIN', 'ROLE_AZURE_USER'] as const;
@@ -33,6 +34,8 @@ export interface TokenData {
   re_pwd: boolean;
   iat: number;
   exp: number;
+  /** what the user may do across environments (server policy; absent from tokens stored before) */
+  abilities?: UserAbilities;
 }
 
 /** 401 answer of login_check; `otp_required` is the json flag that asks for the code screen. */

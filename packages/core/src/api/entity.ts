@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FIELD_TYPE_NAMES } from '../fields/types';
+import type { EntityAbilities } from './abilities';
 import { MAX_INT4, REQUIRED_MESSAGE } from './common';
 import { idSchema } from './ids';
 
@@ -240,6 +241,18 @@ export interface DefDossier {
   archivable: boolean;
   translations: { culture: string; name: string; name_singular: string; name_plural: string }[];
   settings: Record<string, unknown>;
+}
+
+/** GET /api/defdossier/{id}: the entity (reduced for members) with the signed-in user's abilities on it. */
+export interface EntityAnswer extends DefDossier {
+  abilities: EntityAbilities;
+}
+
+/** GET /api/defdossier/{id}/permissions: the signed-in user's actions on the entity, and what they allow. */
+export interface EntityPermissionsAnswer {
+  def_dossier_id: number;
+  actions: PermissionAction[];
+  abilities: EntityAbilities;
 }
 
 // ---------- data fields (/api/defdossierdeffield)

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { EnvironmentAbilities } from './abilities';
 import { listQuerySchema, MAX_INT4, REQUIRED_MESSAGE } from './common';
 import { ID_MESSAGE, idParamSchema, idSchema } from './ids';
 
@@ -73,6 +74,8 @@ export interface Environment {
   defdossiers: DefDossierSummary[];
   /** The signed-in user's credentials in this environment. */
   credentials: string[];
+  /** What the signed-in user may do in this environment. */
+  abilities: EnvironmentAbilities;
   settings: Record<string, unknown>;
   created_by: UserRef | null;
   created_at: string;

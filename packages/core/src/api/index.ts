@@ -1,3 +1,4 @@
+export * from './abilities';
 export * from './auth';
 export * from './common';
 export * from './dossier';

@@ -57,6 +57,9 @@ function expectTokenData(
     re_pwd: rePwd,
     iat: expect.any(Number),
     exp: expect.any(Number),
+    abilities: {
+      canCreateEnvironments: user.roles.includes('ROLE_ADMIN') || user.roles.includes('ROLE_CONTRACT_ADMIN'),
+    },
   });
   const now = Math.floor(Date.now() / 1000);
   expect(Math.abs((data.iat as number) - now)).toBeLessThanOrEqual(5);

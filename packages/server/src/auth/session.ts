@@ -7,6 +7,7 @@ import { LRUCache } from 'lru-cache';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
 import type { Database, UserRow } from '../db/schema';
+import { userAbilities } from '../policy/user';
 import { newSecret, sha256 } from './secret-tokens';
 
 export const ACCESS_COOKIE = 'dossierbase_token';
@@ -71,6 +72,7 @@ export class SessionService {
       re_pwd: user.force_password_update,
       iat,
       exp,
+      abilities: userAbilities(user),
     };
     return { token, data };
   }

@@ -1,7 +1,8 @@
 import type { PermissionAction } from '@dossierbase/core';
 import { PERMISSION_ACTIONS } from '@dossierbase/core';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../db/database';
-import type { UserRow } from '../db/schema';
+import type { DefDossierTable, UserRow } from '../db/schema';
 import { notFound } from '../http-errors';
 import { configCached } from './config-cache';
 import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from './environment';
@@ -45,6 +46,17 @@ export async function entityInEnvironment(db: Db, access: EnvironmentAccess, def
   return entity;
 }
 
+/** The environment an entity belongs to; 404 for an unknown entity. */
+export async function environmentOfEntity(db: Db, defDossierId: number): Promise<number> {
+  const row = await db
+    .selectFrom('def_dossier')
+    .select('environment_id')
+    .where('id', '=', defDossierId)
+    .executeTakeFirst();
+  if (!row) throw notFound();
+  return row.environment_id;
+}
+
 export interface EntityScope {
   access: EnvironmentAccess;
   entity: Awaited<ReturnType<typeof entityInEnvironment>>;
@@ -62,17 +74,47 @@ export async function openEntityScope(
   defDossierId: number,
   environmentId?: number | null,
 ): Promise<EntityScope> {
-  let envId = environmentId ?? null;
-  if (envId === null) {
-    const row = await db
-      .selectFrom('def_dossier')
-      .select('environment_id')
-      .where('id', '=', defDossierId)
-      .executeTakeFirst();
-    if (!row) throw notFound();
-    envId = row.environment_id;
-  }
+  const envId = environmentId ?? (await environmentOfEntity(db, defDossierId));
   const access = await openEnvironment(db, user, envId);
   const entity = await entityInEnvironment(db, access, defDossierId);
   return { access, entity, permissions: await entityPermissions(db, access, entity.id) };
+}
+
+/**
+ * The entities of these environments whose dossiers holders of these roles may show, in one statement
+ * for any number of environments (a role belongs to one environment).
+ */
+export async function entitiesShownToRoles(
+  db: Db,
+  environmentIds: readonly number[],
+  roleIds: readonly number[],
+): Promise<Set<number>> {
+  if (environmentIds.length === 0 || roleIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('permission')
+    .select('def_dossier_id')
+    .where('environment_id', 'in', environmentIds)
+    .where('role_id', 'in', roleIds)
+    .where(sql<boolean>`'show' = any(actions)`)
+    .execute();
+  return new Set(rows.map((row) => row.def_dossier_id));
+}
+
+/**
+ * Whether the entity is in the user's menus (spec doc 1 sections 3 and 6): admins see every entity;
+ * members those that are not hidden, that they may show (`shown`: entitiesShownToRoles) and, when
+ * the entity names visibility roles, whose roles they hold one of.
+ */
+export function entityInMenus(
+  access: Pick<EnvironmentAccess, 'user' | 'membership'>,
+  entity: Pick<Selectable<DefDossierTable>, 'id' | 'type' | 'visibility_roles'>,
+  shown: ReadonlySet<number>,
+): boolean {
+  if (isEnvironmentAdmin(access)) return true;
+  const roleIds = access.membership?.role_ids ?? [];
+  return (
+    entity.type !== 'hidden' &&
+    shown.has(entity.id) &&
+    (entity.visibility_roles.length === 0 || entity.visibility_roles.some((role) => roleIds.includes(role)))
+  );
 }

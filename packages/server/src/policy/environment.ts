@@ -1,11 +1,11 @@
-import { ENVIRONMENT_MESSAGES } from '@dossierbase/core';
+import { ENVIRONMENT_MESSAGES, type EnvironmentCredential } from '@dossierbase/core';
 import { type Selectable, sql } from 'kysely';
 import { type SessionClaims, sessionIsOpen } from '../auth/session';
 import { compiledOnce } from '../db/compiled-once';
 import type { Db } from '../db/database';
 import type { EnvironmentRow, EnvironmentUserTable, UserRow } from '../db/schema';
 import { forbidden, notFound } from '../http-errors';
-import { isContractAdmin, isSuperAdmin } from './roles';
+import { isSuperAdmin } from './roles';
 
 export type Membership = Selectable<EnvironmentUserTable>;
 
@@ -19,10 +19,20 @@ export interface EnvironmentAccess {
 /** Super admins see every environment; everyone else only those they belong to. */
 export const seesAllEnvironments = (user: UserRow) => isSuperAdmin(user);
 
-export const canCreateEnvironment = (user: UserRow) => isSuperAdmin(user) || isContractAdmin(user);
+/** The member holds this environment credential (spec doc 1 section 6). */
+export const hasCredential = (
+  access: Pick<EnvironmentAccess, 'membership'>,
+  credential: EnvironmentCredential,
+) => access.membership?.credentials.includes(credential) ?? false;
 
-export const isEnvironmentAdmin = (access: EnvironmentAccess) =>
-  isSuperAdmin(access.user) || (access.membership?.credentials.includes('environment-admin') ?? false);
+export const isEnvironmentAdmin = (access: Pick<EnvironmentAccess, 'user' | 'membership'>) =>
+  isSuperAdmin(access.user) || hasCredential(access, 'environment-admin');
+
+/** The credentials of whoever creates an environment: they administer it. */
+export const CREATOR_CREDENTIALS: EnvironmentCredential[] = ['environment-admin', 'export', 'quick_search'];
+
+/** Super admins create environments without the limit of a subscription. */
+export const createsWithoutLimit = (user: UserRow) => isSuperAdmin(user);
 
 const ENVIRONMENT_COLUMNS = [
   'id',

@@ -1,7 +1,8 @@
 import type { Db } from '../db/database';
 import type { UserRow } from '../db/schema';
 import { forbidden } from '../http-errors';
-import { openEntityScope } from './entity';
+import { authorize, canShowDossiers } from './dossier';
+import { type EntityScope, openEntityScope } from './entity';
 import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from './environment';
 
 // The configuration reads a dossier page needs (the entity, its positions and display items) are the
@@ -15,6 +16,23 @@ export const MEMBER_ENTITY_SETTINGS = [
   'detail_layout',
   'conditions',
 ] as const;
+
+/**
+ * The user's scope on an entity whose configuration a dossier page reads: `member` false for an
+ * environment admin (the whole configuration), true for a member who may show the entity (what
+ * MEMBER_ENTITY_SETTINGS and their roles allow); 403 for other members, 404 for an unknown entity.
+ */
+export async function openEntityLayout(
+  db: Db,
+  user: UserRow,
+  defDossierId: number,
+  environmentId?: number,
+): Promise<{ scope: EntityScope; member: boolean }> {
+  const scope = await openEntityScope(db, user, defDossierId, environmentId);
+  if (isEnvironmentAdmin(scope.access)) return { scope, member: false };
+  authorize(canShowDossiers(scope));
+  return { scope, member: true };
+}
 
 /**
  * For a member without admin rights who may show the entity: their access. For an environment admin:
@@ -32,8 +50,6 @@ export async function memberEntityAccess(
     if (isEnvironmentAdmin(access)) return null;
     throw forbidden();
   }
-  const { access, permissions } = await openEntityScope(db, user, defDossierId, environmentId);
-  if (isEnvironmentAdmin(access)) return null;
-  if (!permissions.has('show')) throw forbidden();
-  return access;
+  const { scope, member } = await openEntityLayout(db, user, defDossierId, environmentId);
+  return member ? scope.access : null;
 }

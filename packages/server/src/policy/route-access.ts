@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
 import { currentUser, sessionClaims } from '../auth/current-user';
 import { forbidden, unauthorized } from '../http-errors';
-import { canCreateEnvironment } from './environment';
 import { isSuperAdmin } from './roles';
+import { canCreateEnvironment } from './user';
 
 /**
  * Who may call a route at all, declared once per route as `config: { access }`:

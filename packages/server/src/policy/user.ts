@@ -1,5 +1,10 @@
+import type { UserAbilities } from '@dossierbase/core';
 import type { UserRow } from '../db/schema';
-import { isSuperAdmin } from './roles';
+import { isContractAdmin, isSuperAdmin } from './roles';
+
+/** Super and contract admins create environments (and use the Tools menu). */
+export const canCreateEnvironment = (user: Pick<UserRow, 'roles'>) =>
+  isSuperAdmin(user) || isContractAdmin(user);
 
 /** Handing out a one-time login key lets the holder act as that user: super admins only. */
 export const canIssueLoginKey = (actor: UserRow) => isSuperAdmin(actor);
@@ -9,3 +14,8 @@ export const canIssueLoginKey = (actor: UserRow) => isSuperAdmin(actor);
  * but the change (and what shows its form) is refused until then.
  */
 export const mustReplacePassword = (user: UserRow) => user.force_password_update;
+
+/** The user's abilities across environments, sent with the token data. */
+export const userAbilities = (user: Pick<UserRow, 'roles'>): UserAbilities => ({
+  canCreateEnvironments: canCreateEnvironment(user),
+});

@@ -5,9 +5,9 @@ import {
   fieldSettingsOf,
   fieldTypeOf,
   getFieldType,
-  isFieldTypeName,
   type ItemValue,
   idParamSchema,
+  isFieldTypeName,
   type LinkedDossier,
   makePager,
   type QuickSearchHit,
@@ -17,9 +17,10 @@ import {
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { UserRow } from '../../db/schema';
-import { badRequest, forbidden } from '../../http-errors';
+import { badRequest } from '../../http-errors';
 import { type LinkRow, type VisibleItem, visibleItems, visibleListOptions } from '../../policy/display-item';
-import { entityPermissions, openEntityScope } from '../../policy/entity';
+import { authorize, canShowDossiers } from '../../policy/dossier';
+import { entitiesShownToRoles, entityPermissions, openEntityScope } from '../../policy/entity';
 import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from '../../policy/environment';
 import { readerSummaryKeys } from '../../policy/summary';
 import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
@@ -74,7 +75,7 @@ export async function openEntityForShow(
   environmentId?: number | null,
 ) {
   const scope = await openEntityScope(db, user, defDossierId, environmentId);
-  if (!scope.permissions.has('show')) throw forbidden();
+  authorize(canShowDossiers(scope));
   return scope;
 }
 
@@ -106,7 +107,7 @@ async function embeddedScope(
     .where('def_dossier_id', '=', link.def_dossier_id)
     .executeTakeFirst();
   if (!parent) throw badRequest({ embedded: 'Unknown dossier' });
-  if (!(await entityPermissions(db, access, parent.def_dossier_id)).has('show')) throw forbidden();
+  authorize(canShowDossiers({ permissions: await entityPermissions(db, access, parent.def_dossier_id) }));
   return { parentId, link };
 }
 
@@ -312,16 +313,7 @@ export async function quickSearch(
   let entities = db.selectFrom('def_dossier').select('id').where('environment_id', '=', environmentId);
   let shownIds: number[] = [];
   if (!isEnvironmentAdmin(access)) {
-    const roleIds = access.membership?.role_ids ?? [];
-    if (roleIds.length === 0) return [];
-    const shown = await db
-      .selectFrom('permission')
-      .select('def_dossier_id')
-      .where('environment_id', '=', environmentId)
-      .where('role_id', 'in', roleIds)
-      .where(sql<boolean>`'show' = any(actions)`)
-      .execute();
-    shownIds = [...new Set(shown.map((r) => r.def_dossier_id))];
+    shownIds = [...(await entitiesShownToRoles(db, [environmentId], access.membership?.role_ids ?? []))];
     if (shownIds.length === 0) return [];
     entities = entities.where('id', 'in', shownIds);
   }

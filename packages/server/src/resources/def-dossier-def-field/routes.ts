@@ -6,10 +6,11 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
+import { openConfigList } from '../../policy/configuration';
 import { requireEnvironmentAdmin } from '../../policy/environment';
 import { presentDataField, presentDataFields } from './present';
 import { createDataField, deleteDataField, findDataField, listDataFields, updateDataField } from './service';
-import { configListQuerySchema, idParams, openConfigList } from './shared';
+import { configListQuerySchema, idParams } from './shared';
 
 const tags = ['def-dossier-def-field'];
 const listQuery = configListQuerySchema.extend({

@@ -4,18 +4,20 @@ import {
   ENTITY_MESSAGES,
   type Pager,
   sanitiseFieldName,
+  validateFieldSettings,
+  valueRefsOf,
 } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import { paginate } from '../../db/paginate';
 import { badRequest, notFound } from '../../http-errors';
+import type { ConfigListScope } from '../../policy/configuration';
 import { placedMessage, placementsOf } from '../display-item/placements';
 import type { DataFieldRow } from './present';
 import {
   assertNotLocked,
   bodyEntity,
-  type ConfigListScope,
   escapeLike,
   isUniqueViolation,
   NOT_IN_ENVIRONMENT,
@@ -26,7 +28,6 @@ export type DataFieldCreate = z.infer<typeof defDossierDefFieldCreateSchema>;
 export type DataFieldUpdate = z.infer<typeof defDossierDefFieldUpdateSchema>;
 
 export const NAME_TAKEN = 'A data field with this name already exists on this entity';
-const LIST_TYPES = new Set(['list', 'tree']);
 
 export async function listDataFields(
   db: Db,
@@ -77,6 +78,12 @@ async function baseFieldOf(db: Db, environmentId: number, defFieldId: number) {
   return field;
 }
 
+/** A data field's settings override some of its base field's: each key the type knows must parse (400). */
+function assertSettings(type: string, settings: Record<string, unknown> | undefined) {
+  const checked = validateFieldSettings(type, settings, 'override');
+  if (!checked.ok) throw badRequest(checked.errors);
+}
+
 async function assertNameFree(db: Db, defDossierId: number, name: string, exceptId?: number) {
   let query = db
     .selectFrom('def_dossier_def_field')
@@ -95,7 +102,8 @@ function translateUniqueViolation(error: unknown): never {
 
 export async function createDataField(db: Db, input: DataFieldCreate): Promise<DataFieldRow> {
   const entity = await bodyEntity(db, input.environment, input.defDossier);
-  await baseFieldOf(db, input.environment, input.defField);
+  const base = await baseFieldOf(db, input.environment, input.defField);
+  assertSettings(base.type, input.settings);
   const name = sanitiseFieldName(input.name);
   await assertNameFree(db, entity.id, name);
   try {
@@ -134,18 +142,22 @@ export async function updateDataField(
     },
     { ...input, name },
   );
+  const current = await db
+    .selectFrom('def_field')
+    .select('type')
+    .where('id', '=', row.def_field_id)
+    .executeTakeFirstOrThrow();
+  let type = current.type;
   if (input.defField !== undefined && input.defField !== row.def_field_id) {
-    const current = await db
-      .selectFrom('def_field')
-      .select('type')
-      .where('id', '=', row.def_field_id)
-      .executeTakeFirstOrThrow();
-    if (LIST_TYPES.has(current.type)) throw badRequest({ defField: ENTITY_MESSAGES.listFieldFixed });
+    if (valueRefsOf(current.type) === 'options')
+      throw badRequest({ defField: ENTITY_MESSAGES.listFieldFixed });
     const next = await baseFieldOf(db, row.environment_id, input.defField);
     if (next.type !== current.type && (await placementsOf(db, 'def_dossier_def_field_id', [row.id])).length) {
       throw badRequest({ defField: ENTITY_MESSAGES.placedFieldType });
     }
+    type = next.type;
   }
+  assertSettings(type, input.settings);
   if (name !== undefined && name !== row.name) await assertNameFree(db, row.def_dossier_id, name, row.id);
   const changes = {
     name,

@@ -1,10 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
-import { ENTITY_MESSAGES, idParamSchema, listQuerySchema, REQUIRED_MESSAGE } from '@dossierbase/core';
+import { ENTITY_MESSAGES, idParamSchema, listQuerySchema } from '@dossierbase/core';
 import { z } from 'zod';
 import type { Db } from '../../db/database';
-import type { UserRow } from '../../db/schema';
-import { badRequest, notFound } from '../../http-errors';
-import { type EnvironmentAccess, requireEnvironmentAdmin } from '../../policy/environment';
+import { badRequest } from '../../http-errors';
 
 // Helpers shared by the layout resources (data fields, links, display positions, items and views).
 
@@ -17,38 +15,6 @@ export const configListQuerySchema = listQuerySchema.extend({
   defDossier: optionalId,
   uuid: z.uuid().optional(),
 });
-
-export interface ConfigListScope {
-  access: EnvironmentAccess;
-  environmentId: number;
-  defDossierId?: number;
-}
-
-/**
- * Who may list configuration rows: an environment admin of the environment asked for, or of the
- * entity's environment. An entity outside the named environment is not found.
- */
-export async function openConfigList(
-  db: Db,
-  user: UserRow,
-  query: { environment?: number; defDossier?: number },
-): Promise<ConfigListScope> {
-  if (query.environment !== undefined) {
-    const access = await requireEnvironmentAdmin(db, user, query.environment);
-    if (query.defDossier === undefined) return { access, environmentId: query.environment };
-    await entityOf(db, query.environment, query.defDossier, () => notFound());
-    return { access, environmentId: query.environment, defDossierId: query.defDossier };
-  }
-  if (query.defDossier === undefined) throw badRequest({ environment: REQUIRED_MESSAGE });
-  const entity = await db
-    .selectFrom('def_dossier')
-    .select(['id', 'environment_id'])
-    .where('id', '=', query.defDossier)
-    .executeTakeFirst();
-  if (!entity) throw notFound();
-  const access = await requireEnvironmentAdmin(db, user, entity.environment_id);
-  return { access, environmentId: entity.environment_id, defDossierId: entity.id };
-}
 
 /** The entity when it belongs to the environment; otherwise the given error (never another tenant's row). */
 export async function entityOf(db: Db, environmentId: number, defDossierId: number, fail: () => Error) {

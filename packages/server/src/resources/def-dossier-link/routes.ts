@@ -5,8 +5,9 @@ import {
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../auth/current-user';
+import { openConfigList } from '../../policy/configuration';
 import { requireEnvironmentAdmin } from '../../policy/environment';
-import { configListQuerySchema, idParams, openConfigList, optionalId } from '../def-dossier-def-field/shared';
+import { configListQuerySchema, idParams, optionalId } from '../def-dossier-def-field/shared';
 import { presentLink } from './present';
 import { createLink, deleteLink, findLink, listLinks, patchLink, tieBacklink } from './service';
 

@@ -12,10 +12,10 @@ import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import { paginate } from '../../db/paginate';
 import { badRequest, notFound } from '../../http-errors';
+import type { ConfigListScope } from '../../policy/configuration';
 import {
   assertNotLocked,
   bodyEntity,
-  type ConfigListScope,
   entityOf,
   escapeLike,
   isUniqueViolation,

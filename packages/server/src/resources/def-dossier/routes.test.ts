@@ -64,7 +64,10 @@ describe('/api/defdossier', () => {
       },
     ]);
 
-    expect((await admin.get(`/api/defdossier/${entity.id}`)).json()).toEqual(entity);
+    expect((await admin.get(`/api/defdossier/${entity.id}`)).json()).toEqual({
+      ...entity,
+      abilities: expect.objectContaining({ canShow: true, canCreate: true, canArchive: false }),
+    });
 
     const patched = await admin.patch(`/api/defdossier/${entity.id}`, {
       archivable: true,

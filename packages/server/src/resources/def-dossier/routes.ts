@@ -3,6 +3,7 @@ import {
   defDossierCreateSchema,
   defDossierPatchSchema,
   defFieldListRankSchema,
+  type EntityPermissionsAnswer,
   idParamSchema,
   listQuerySchema,
   PERMISSION_ACTIONS,
@@ -11,9 +12,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
 import { notFound } from '../../http-errors';
-import { entityPermissions } from '../../policy/entity';
-import { openEnvironment, requireEnvironmentAdmin } from '../../policy/environment';
-import { MEMBER_ENTITY_SETTINGS, memberEntityAccess } from '../../policy/member-layout';
+import { entityAbilities } from '../../policy/abilities';
+import { openEntityScope } from '../../policy/entity';
+import { requireEnvironmentAdmin } from '../../policy/environment';
+import { MEMBER_ENTITY_SETTINGS, openEntityLayout } from '../../policy/member-layout';
 import { presentDefDossier } from './present';
 import {
   createDefDossier,
@@ -59,18 +61,16 @@ export const defDossierRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { access: 'signedIn' }, schema: { params: idParams, tags } },
     async (request) => {
       const user = await currentUser(request);
-      if (await memberEntityAccess(db, user, request.params.id)) {
-        const row = await findDefDossier(db, request.params.id);
-        if (!row) throw notFound();
-        const entity = presentDefDossier(row);
-        const settings = Object.fromEntries(
-          MEMBER_ENTITY_SETTINGS.flatMap((key) =>
-            key in entity.settings ? [[key, entity.settings[key]]] : [],
-          ),
-        );
-        return { ...entity, visibility_roles: [], settings };
-      }
-      return presentDefDossier(await adminEntity(user, request.params.id));
+      const { scope, member } = await openEntityLayout(db, user, request.params.id);
+      const entity = presentDefDossier(scope.entity);
+      const abilities = entityAbilities(scope);
+      if (!member) return { ...entity, abilities };
+      const settings = Object.fromEntries(
+        MEMBER_ENTITY_SETTINGS.flatMap((key) =>
+          key in entity.settings ? [[key, entity.settings[key]]] : [],
+        ),
+      );
+      return { ...entity, visibility_roles: [], settings, abilities };
     },
   );
 
@@ -81,13 +81,14 @@ export const defDossierRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'signedIn' },
       schema: { params: idParams, tags, description: "The signed-in user's actions on the entity" },
     },
-    async (request) => {
+    async (request): Promise<EntityPermissionsAnswer> => {
       const user = await currentUser(request);
-      const row = await findDefDossier(db, request.params.id);
-      if (!row) throw notFound();
-      const access = await openEnvironment(db, user, row.environment_id);
-      const allowed = await entityPermissions(db, access, row.id);
-      return { def_dossier_id: row.id, actions: PERMISSION_ACTIONS.filter((a) => allowed.has(a)) };
+      const scope = await openEntityScope(db, user, request.params.id);
+      return {
+        def_dossier_id: scope.entity.id,
+        actions: PERMISSION_ACTIONS.filter((action) => scope.permissions.has(action)),
+        abilities: entityAbilities(scope),
+      };
     },
   );
 

@@ -1,8 +1,9 @@
 import { displayCustomViewCreateSchema, displayCustomViewPatchSchema } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../auth/current-user';
+import { openConfigList } from '../../policy/configuration';
 import { requireEnvironmentAdmin } from '../../policy/environment';
-import { configListQuerySchema, idParams, openConfigList } from '../def-dossier-def-field/shared';
+import { configListQuerySchema, idParams } from '../def-dossier-def-field/shared';
 import { presentCustomView } from './present';
 import {
   createCustomView,

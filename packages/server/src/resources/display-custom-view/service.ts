@@ -4,12 +4,8 @@ import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import { paginate } from '../../db/paginate';
 import { badRequest, notFound } from '../../http-errors';
-import {
-  bodyEntity,
-  type ConfigListScope,
-  escapeLike,
-  isUniqueViolation,
-} from '../def-dossier-def-field/shared';
+import type { ConfigListScope } from '../../policy/configuration';
+import { bodyEntity, escapeLike, isUniqueViolation } from '../def-dossier-def-field/shared';
 import type { CustomViewRow } from './present';
 
 export type CustomViewCreate = z.infer<typeof displayCustomViewCreateSchema>;

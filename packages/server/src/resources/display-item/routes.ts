@@ -10,13 +10,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
 import type { Db } from '../../db/database';
+import { openConfigList } from '../../policy/configuration';
 import { visibleItems } from '../../policy/display-item';
 import { requireEnvironmentAdmin } from '../../policy/environment';
 import { memberEntityAccess } from '../../policy/member-layout';
 import { scheduleFieldIndexSync } from '../../query/field-indexes';
 import { presentItems } from '../content-dossier/present';
 import { findDataField } from '../def-dossier-def-field/service';
-import { configListQuerySchema, idParams, openConfigList, optionalId } from '../def-dossier-def-field/shared';
+import { configListQuerySchema, idParams, optionalId } from '../def-dossier-def-field/shared';
 import { presentDisplayItem, presentDisplayItems } from './present';
 import {
   autoCreateDisplayItems,

@@ -6,23 +6,19 @@ import {
   type displayItemTranslationSchema,
   ENTITY_MESSAGES,
   type Pager,
+  validateFieldSettings,
 } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import { paginate } from '../../db/paginate';
 import { badRequest, notFound } from '../../http-errors';
+import type { ConfigListScope } from '../../policy/configuration';
 import { isRoleRestricted } from '../../policy/summary';
 import { sanitiseTranslationTexts as sanitiseTranslations } from '../../sanitise/information-text';
 import { type Entity as SummaryEntity, withSummaryRefresh } from '../content-dossier/summary';
 import type { DataFieldRow } from '../def-dossier-def-field/present';
-import {
-  bodyEntity,
-  type ConfigListScope,
-  isUniqueViolation,
-  NOT_OF_ENTITY,
-  UUID_TAKEN,
-} from '../def-dossier-def-field/shared';
+import { bodyEntity, isUniqueViolation, NOT_OF_ENTITY, UUID_TAKEN } from '../def-dossier-def-field/shared';
 import type { DisplayItemRow } from './present';
 
 export type DisplayItemCreate = z.infer<typeof displayItemCreateSchema>;
@@ -86,6 +82,8 @@ interface ItemState {
   defDossierLink: number | null;
   roles: number[];
   settings: Record<string, unknown>;
+  /** the settings are sent in this call (and checked against the field's type) */
+  settingsSent: boolean;
 }
 
 /**
@@ -138,6 +136,13 @@ async function checkItem(
   if (state.defDossierLink !== null && !(await ofEntity('def_dossier_link', state.defDossierLink))) {
     errors.defDossierLink = NOT_OF_ENTITY;
   }
+  if (state.settingsSent) {
+    // the item's settings override its field's: each key the type knows must parse
+    const type =
+      state.defDossierLink !== null ? 'link' : await dataFieldType(db, entity, state.defDossierDefField);
+    const checked = type ? validateFieldSettings(type, state.settings, 'override') : null;
+    if (checked && !checked.ok) Object.assign(errors, checked.errors);
+  }
   const position = POSITION_VIEWS.has(state.view) ? state.displayPosition : null;
   if (existing && position !== existing.display_position_id) {
     errors.displayPosition = ENTITY_MESSAGES.locationFixed;
@@ -155,6 +160,19 @@ async function checkItem(
   }
   if (Object.keys(errors).length) throw badRequest(errors);
   return position;
+}
+
+/** The base field type behind a data field, or null. */
+async function dataFieldType(db: Db, entity: { id: number }, dataFieldId: number | null) {
+  if (dataFieldId === null) return null;
+  const row = await db
+    .selectFrom('def_dossier_def_field as d')
+    .innerJoin('def_field as f', 'f.id', 'd.def_field_id')
+    .select('f.type')
+    .where('d.id', '=', dataFieldId)
+    .where('d.def_dossier_id', '=', entity.id)
+    .executeTakeFirst();
+  return row?.type ?? null;
 }
 
 /** What of an item decides what summaries show: its place in the summary view and who may see it. */
@@ -221,6 +239,7 @@ export async function createDisplayItem(db: Db, input: DisplayItemCreate): Promi
     defDossierLink: input.defDossierLink ?? null,
     roles,
     settings: input.settings,
+    settingsSent: true,
   });
   const summaries = summaryChange(null, {
     view: input.view,
@@ -281,6 +300,7 @@ export async function patchDisplayItem(
       defDossierLink,
       roles: roles ?? [],
       settings: input.settings ?? row.settings,
+      settingsSent: input.settings !== undefined,
     },
     row,
   );
@@ -359,7 +379,13 @@ export async function autoCreateDisplayItems(
       .executeTakeFirst();
     displayPosition = first?.id ?? null;
   }
-  const state = { defDossierDefField: field.id, defDossierLink: null, roles: [], settings: {} };
+  const state = {
+    defDossierDefField: field.id,
+    defDossierLink: null,
+    roles: [],
+    settings: {},
+    settingsSent: false,
+  };
   const position = await checkItem(db, entity, { ...state, view: input.view, displayPosition });
   const translations = JSON.stringify(sanitiseTranslations(input.translations));
   // an item placed in the summary view rewrites the entity's stored summaries

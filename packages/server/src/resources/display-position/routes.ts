@@ -6,9 +6,10 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
+import { openConfigList } from '../../policy/configuration';
 import { requireEnvironmentAdmin } from '../../policy/environment';
 import { memberEntityAccess } from '../../policy/member-layout';
-import { configListQuerySchema, idParams, openConfigList } from '../def-dossier-def-field/shared';
+import { configListQuerySchema, idParams } from '../def-dossier-def-field/shared';
 import { presentPosition } from './present';
 import { createPosition, deletePosition, findPosition, listPositions, patchPosition } from './service';
 

@@ -8,12 +8,8 @@ import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import { paginate } from '../../db/paginate';
 import { badRequest, notFound } from '../../http-errors';
-import {
-  bodyEntity,
-  type ConfigListScope,
-  isUniqueViolation,
-  UUID_TAKEN,
-} from '../def-dossier-def-field/shared';
+import type { ConfigListScope } from '../../policy/configuration';
+import { bodyEntity, isUniqueViolation, UUID_TAKEN } from '../def-dossier-def-field/shared';
 import type { PositionRow } from './present';
 
 export type PositionCreate = z.infer<typeof displayPositionCreateSchema>;

@@ -1,8 +1,8 @@
 import type { DefDossierSummary, Environment, Locale, Role } from '@dossierbase/core';
-import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { EnvironmentRow, UserRow } from '../../db/schema';
-import { isSuperAdmin } from '../../policy/roles';
+import { environmentAbilities } from '../../policy/abilities';
+import { entitiesShownToRoles, entityInMenus } from '../../policy/entity';
 
 /** Turns environment rows into the wire shape, loading their parts in one query each. */
 export async function presentEnvironments(
@@ -48,33 +48,19 @@ export async function presentEnvironments(
       : Promise.resolve([]),
   ]);
   const usersById = new Map(users.map((u) => [u.id, u]));
-  // Non-admins see an entity only when one of their roles may show it.
-  const memberRoleIds = memberships.flatMap((m) => m.role_ids);
-  const showable = new Set(
-    memberRoleIds.length
-      ? (
-          await db
-            .selectFrom('permission')
-            .select('def_dossier_id')
-            .where('environment_id', 'in', ids)
-            .where('role_id', 'in', memberRoleIds)
-            .where(sql<boolean>`'show' = any(actions)`)
-            .execute()
-        ).map((p) => p.def_dossier_id)
-      : [],
+  const shown = await entitiesShownToRoles(
+    db,
+    ids,
+    memberships.flatMap((m) => m.role_ids),
   );
   return rows.map((row) => {
-    const membership = memberships.find((m) => m.environment_id === row.id);
-    const admin = isSuperAdmin(user) || (membership?.credentials.includes('environment-admin') ?? false);
-    const userRoles = new Set(membership?.role_ids ?? []);
+    const access = {
+      environment: row,
+      membership: memberships.find((m) => m.environment_id === row.id) ?? null,
+      user,
+    };
     const visible = defDossiers.filter(
-      (dd) =>
-        dd.environment_id === row.id &&
-        (admin ||
-          (dd.type !== 'hidden' &&
-            showable.has(dd.id) &&
-            (dd.visibility_roles.length === 0 ||
-              dd.visibility_roles.some((roleId) => userRoles.has(roleId))))),
+      (dd) => dd.environment_id === row.id && entityInMenus(access, dd, shown),
     );
     return {
       id: row.id,
@@ -100,7 +86,8 @@ export async function presentEnvironments(
           translations: dd.translations,
         }),
       ),
-      credentials: membership?.credentials ?? [],
+      credentials: access.membership?.credentials ?? [],
+      abilities: environmentAbilities(access),
       settings: row.settings,
       created_by: row.created_by === null ? null : (usersById.get(row.created_by) ?? null),
       created_at: row.created_at.toISOString(),

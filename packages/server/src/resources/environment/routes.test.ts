@@ -339,6 +339,27 @@ describe('GET /api/environment/:id', () => {
     ]);
     expect((await client.get(`/api/environment/${b.id}`)).json().credentials).toEqual([]);
   });
+
+  test('abilities are those of the signed-in user, per environment', async () => {
+    const { user, client } = await signIn();
+    const admin = await buildEnvironment(t.db, { members: [{ user, credentials: ['environment-admin'] }] });
+    const reports = await buildEnvironment(t.db, { members: [{ user, credentials: ['export'] }] });
+    const withoutModule = await buildEnvironment(t.db, { members: [{ user, credentials: ['export'] }] });
+    await t.db
+      .updateTable('environment')
+      .set({ env_modules: ['reports'] })
+      .where('id', 'in', [admin.id, reports.id])
+      .execute();
+    const abilities = async (as: typeof client, id: number) =>
+      (await as.get(`/api/environment/${id}`)).json().abilities;
+    expect(await abilities(client, admin.id)).toEqual({ canAdminister: true, canSeeReports: false });
+    expect(await abilities(client, reports.id)).toEqual({ canAdminister: false, canSeeReports: true });
+    expect(await abilities(client, withoutModule.id)).toEqual({ canAdminister: false, canSeeReports: false });
+    const listed = (await client.get('/api/environment?limit=100')).json().results;
+    expect(listed.find((e: { id: number }) => e.id === reports.id).abilities.canSeeReports).toBe(true);
+    const superAdmin = await signIn({ roles: ADMIN_ROLES });
+    expect((await abilities(superAdmin.client, withoutModule.id)).canAdminister).toBe(true);
+  });
 });
 
 describe('POST /api/environment', () => {

@@ -8,7 +8,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
 import { forbidden, notFound } from '../../http-errors';
-import { canCreateEnvironment, openEnvironment, requireEnvironmentAdmin } from '../../policy/environment';
+import { openEnvironment, requireEnvironmentAdmin } from '../../policy/environment';
+import { canCreateEnvironment } from '../../policy/user';
 import { presentEnvironment, presentEnvironments } from './present';
 import { addEnvironmentLocale, createEnvironment, listEnvironments } from './service';
 

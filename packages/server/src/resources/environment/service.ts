@@ -4,8 +4,7 @@ import type { Db } from '../../db/database';
 import { paginate } from '../../db/paginate';
 import type { EnvironmentRow, UserRow } from '../../db/schema';
 import { badRequest, forbidden } from '../../http-errors';
-import { seesAllEnvironments } from '../../policy/environment';
-import { isSuperAdmin } from '../../policy/roles';
+import { CREATOR_CREDENTIALS, createsWithoutLimit, seesAllEnvironments } from '../../policy/environment';
 import { decodeLogo } from './logo';
 
 export const escapeLike = (value: string) => value.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -29,7 +28,7 @@ export async function listEnvironments(
 
 /** How many more environments the user may create; Infinity for super admins. */
 export async function environmentsLeft(db: Db, user: UserRow): Promise<number> {
-  if (isSuperAdmin(user)) return Number.POSITIVE_INFINITY;
+  if (createsWithoutLimit(user)) return Number.POSITIVE_INFINITY;
   const now = new Date();
   const subscription = await db
     .selectFrom('subscription')
@@ -90,7 +89,7 @@ export async function createEnvironment(
       .values({
         environment_id: environment.id,
         user_id: user.id,
-        credentials: ['environment-admin', 'export', 'quick_search'],
+        credentials: CREATOR_CREDENTIALS,
       })
       .execute();
     return environment;

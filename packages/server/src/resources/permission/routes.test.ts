@@ -1,4 +1,4 @@
-import { PERMISSION_ACTIONS } from '@dossierbase/core';
+import { NO_ENTITY_ABILITIES, PERMISSION_ACTIONS } from '@dossierbase/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildPermission } from '../../../test/entity-factories';
 import { adminSetup, expectNotFound, put, refusalOf } from '../../../test/entity-test-setup';
@@ -138,8 +138,13 @@ describe('GET /api/defdossier/:id/permissions', () => {
     expect((await admin.get(url)).json()).toEqual({
       def_dossier_id: entity.id,
       actions: [...PERMISSION_ACTIONS],
+      abilities: expect.objectContaining({ canShow: true, canEdit: true }),
     });
-    expect((await member.get(url)).json()).toEqual({ def_dossier_id: entity.id, actions: [] });
+    expect((await member.get(url)).json()).toEqual({
+      def_dossier_id: entity.id,
+      actions: [],
+      abilities: NO_ENTITY_ABILITIES,
+    });
 
     const readers = await buildRole(t.db, environment.id);
     const editors = await buildRole(t.db, environment.id);
@@ -155,7 +160,11 @@ describe('GET /api/defdossier/:id/permissions', () => {
       .execute();
     const response = await member.get(url);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ def_dossier_id: entity.id, actions: ['show', 'edit', 'export'] });
+    expect(response.json()).toEqual({
+      def_dossier_id: entity.id,
+      actions: ['show', 'edit', 'export'],
+      abilities: { ...NO_ENTITY_ABILITIES, canShow: true, canEdit: true, canExport: true },
+    });
 
     expectNotFound(await outsider.get(url), 'outsider');
     expect((await t.client().get(url)).statusCode).toBe(401);
@@ -164,6 +173,22 @@ describe('GET /api/defdossier/:id/permissions', () => {
 
     const { client: superAdmin } = await t.signIn({ roles: ['ROLE_USER', 'ROLE_ADMIN'] });
     expect((await superAdmin.get(url)).json().actions).toEqual([...PERMISSION_ACTIONS]);
+  });
+
+  test('archive is an ability only on an archivable entity, for admins and members alike', async () => {
+    const { environment, admin, member, memberId } = await adminSetup(t);
+    const entity = await buildDefDossier(t.db, environment.id);
+    const role = await buildRole(t.db, environment.id);
+    await buildPermission(t.db, entity, role.id, ['show', 'archive']);
+    await addRoles(memberId, environment.id, [role.id]);
+    const url = `/api/defdossier/${entity.id}/permissions`;
+    const canArchive = async (client: typeof member) => (await client.get(url)).json().abilities.canArchive;
+    expect(await canArchive(admin)).toBe(false);
+    expect(await canArchive(member)).toBe(false);
+    expect((await member.get(url)).json().actions).toContain('archive');
+    await t.db.updateTable('def_dossier').set({ archivable: true }).where('id', '=', entity.id).execute();
+    expect(await canArchive(admin)).toBe(true);
+    expect(await canArchive(member)).toBe(true);
   });
 
   test('a member of another environment with a role id that matches gets nothing', async () => {
@@ -177,3 +202,12 @@ describe('GET /api/defdossier/:id/permissions', () => {
     expectNotFound(await client.get(`/api/defdossier/${entity.id}/permissions`), 'stranger');
   });
 });
+
+async function addRoles(userId: number, environmentId: number, roleIds: number[]) {
+  await t.db
+    .updateTable('environment_user')
+    .set({ role_ids: roleIds })
+    .where('environment_id', '=', environmentId)
+    .where('user_id', '=', userId)
+    .execute();
+}
