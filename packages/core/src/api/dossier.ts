@@ -16,8 +16,18 @@ export const DOSSIER_MESSAGES = {
   duplicate: 'A dossier with this value exists',
 } as const;
 
+/** Page sizes the list screen offers; an API client may ask for any limit from 1 to MAX_LIST_LIMIT. */
 export const PAGE_SIZES = [10, 20, 25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_LIST_LIMIT = 500;
+export const LIST_LIMIT_MESSAGE = `Enter a page size from 1 to ${MAX_LIST_LIMIT}`;
+
+/** `limit` of GET /api/contentdossier: a whole number from 1 to MAX_LIST_LIMIT, else 400. */
+export const dossierListLimitSchema = z.coerce
+  .number({ error: LIST_LIMIT_MESSAGE })
+  .int({ error: LIST_LIMIT_MESSAGE })
+  .min(1, { error: LIST_LIMIT_MESSAGE })
+  .max(MAX_LIST_LIMIT, { error: LIST_LIMIT_MESSAGE });
 export const ARCHIVED_FILTERS = ['none', 'both', 'only'] as const;
 export const DATE_FILTER_TYPES = ['on', 'after', 'before', 'between'] as const;
 

@@ -4,12 +4,12 @@ import {
   DATE_FILTER_TYPES,
   DEFAULT_PAGE_SIZE,
   DOSSIER_MESSAGES,
+  dossierListLimitSchema,
   type FieldTypeName,
   fieldSettingsOf,
   getFieldType,
   isFieldTypeName,
   isItemSortable,
-  PAGE_SIZES,
   parseDateTime,
   parseLocaleNumber,
   type SqlCast,
@@ -160,9 +160,10 @@ const all = (v: unknown): string[] =>
     typeof x === 'string' || typeof x === 'number' ? [String(x)] : [],
   );
 
+/** The page size asked for (the route refuses one outside 1 to MAX_LIST_LIMIT), else the default. */
 export function parseLimit(raw: unknown): number {
-  const n = Number(first(raw));
-  return (PAGE_SIZES as readonly number[]).includes(n) ? n : DEFAULT_PAGE_SIZE;
+  const parsed = dossierListLimitSchema.safeParse(first(raw));
+  return parsed.success ? parsed.data : DEFAULT_PAGE_SIZE;
 }
 
 export function parsePage(raw: unknown): number {

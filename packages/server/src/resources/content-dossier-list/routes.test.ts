@@ -1,4 +1,4 @@
-import { FORBIDDEN_MESSAGE } from '@dossierbase/core';
+import { FORBIDDEN_MESSAGE, LIST_LIMIT_MESSAGE } from '@dossierbase/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildDataField,
@@ -268,13 +268,21 @@ describe('GET /api/contentdossier', () => {
     expect(alpha.items.map((i: { id: number }) => i.id)).toContain(item.secret);
   });
 
-  it('pages through the set; limit outside the sizes falls back to 50', async () => {
+  it('pages through the set with any limit from 1 to 500; 400 outside', async () => {
     const first = await ok(admin, { limit: '10', page: '0' });
     const third = await ok(admin, { limit: '10', page: '2' });
     expect(third.results.dossiers).toHaveLength(4);
     expect(ids(third)).not.toContain(ids(first)[0]);
-    expect((await ok(admin, { limit: '1000' })).pager.limit).toBe(50);
-    expect((await ok(admin, { limit: 'abc', page: '-1' })).pager).toMatchObject({ limit: 50, current: 0 });
+    const two = await ok(admin, { limit: '2' });
+    expect(two.results.dossiers).toHaveLength(2);
+    expect(two.pager).toEqual({ current: 0, pages: 12, items: 24, limit: 2 });
+    expect((await ok(admin, { limit: '500' })).pager.limit).toBe(500);
+    expect((await ok(admin, { page: '-1' })).pager).toMatchObject({ limit: 50, current: 0 });
+    for (const limit of ['0', '501', '1000', '2.5', 'abc', '']) {
+      const refused = await list(admin, { limit });
+      expect(refused.statusCode, `limit=${limit}`).toBe(400);
+      expect(refused.json(), `limit=${limit}`).toEqual({ errors: { limit: LIST_LIMIT_MESSAGE } });
+    }
   });
 
   it('filters text (contains, wildcards literal), amount ranges, list, user, link', async () => {

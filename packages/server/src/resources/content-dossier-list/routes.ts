@@ -1,4 +1,4 @@
-import { idParamSchema } from '@dossierbase/core';
+import { dossierListLimitSchema, idParamSchema } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser, currentUserIn } from '../../auth/current-user';
@@ -12,7 +12,7 @@ const listQuery = z
   .object({
     defDossier: z.string().describe('entity id (required)'),
     environment: z.string().optional(),
-    limit: z.string().optional().describe('10, 20, 25, 50 or 100; anything else gives 50'),
+    limit: dossierListLimitSchema.optional().describe('page size, 1 to 500 (default 50)'),
     page: z.string().optional().describe('0-based'),
     archived: z.string().optional().describe('none (default), both or only'),
     summary: z.string().optional(),
