@@ -1,6 +1,14 @@
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createSecretToken } from '../../server/src/auth/secret-tokens';
-import { buildDefDossier, buildEnvironment, buildUser } from '../../server/test/factories';
+import { buildPermission } from '../../server/test/entity-factories';
+import {
+  addMember,
+  buildDefDossier,
+  buildEnvironment,
+  buildRole,
+  buildUser,
+} from '../../server/test/factories';
 import { openBrowser, type Stack, screenshot, signIn, startStack } from './harness';
 
 let stack: Stack;
@@ -112,6 +120,62 @@ test('Azure sign-in through the OpenID Connect provider lands on /azure and the 
     expect(JSON.stringify(token)).toContain('ROLE_AZURE_USER');
     await page.getByTestId('environment-empty').waitFor();
     await screenshot(page, 'azure-landing');
+  } finally {
+    await close();
+  }
+});
+
+/** Signs in at the test OpenID Connect provider as `login` (its e-mail address). */
+async function signInAtProvider(page: Page, login: string) {
+  await page.waitForURL(`${stack.oidc.issuer}/**`);
+  await page.locator('input[name="login"]').fill(login);
+  await page.locator('input[name="password"]').fill('anything');
+  await page.locator('button[type="submit"]').click();
+  const consent = page.locator('input[name="prompt"][value="consent"]');
+  if (await consent.count()) await page.locator('button[type="submit"]').click();
+}
+
+test('a failed Google sign-in comes back to the login page with a message that says why', async () => {
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    // Google signs in only known people: an unknown address is sent back with an error code.
+    await page.goto('/login');
+    await page.getByTestId('login-google').click();
+    await signInAtProvider(page, 'stranger@example.test');
+    await page.waitForURL('**/login?error=sso_unknown_user');
+    await expect(page.getByTestId('login-alert').textContent()).resolves.toBe(
+      'There is no account with this e-mail address. Ask your administrator for access.',
+    );
+    await screenshot(page, 'login-sso-error');
+
+    // An error the page does not know gets a general message; the parameter itself is never shown.
+    await page.goto(`/login?${new URLSearchParams({ error: '<img src=x onerror=alert(1)>nonsense' })}`);
+    const alert = page.getByTestId('login-alert');
+    await expect(alert.textContent()).resolves.toBe('Signing in did not work. Please try again.');
+    expect(await alert.locator('img').count()).toBe(0);
+    await page.goto('/login?error=sso_failed');
+    await expect(alert.textContent()).resolves.toContain('Signing in with Google or Microsoft did not work.');
+  } finally {
+    await close();
+  }
+});
+
+test('a deep link opened while signed out survives the Azure sign-in round trip', async () => {
+  const user = await buildUser(stack.db, { email: 'deep.linker@example.test' });
+  const environment = await buildEnvironment(stack.db, { name: 'Deep SSO' });
+  const role = await buildRole(stack.db, environment.id);
+  await addMember(stack.db, environment.id, { user, roleIds: [role.id] });
+  const entity = await buildDefDossier(stack.db, environment.id, { name: 'Cases' });
+  await buildPermission(stack.db, entity, role.id, ['show', 'create']);
+  const deepLink = `/contentdossier/create/${entity.id}?multiAdd=1`;
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await page.goto(deepLink);
+    await page.waitForURL('**/login');
+    await page.getByTestId('login-azure').click();
+    await signInAtProvider(page, 'deep.linker@example.test');
+    await page.getByTestId('dossier-multi-add-info').waitFor();
+    expect(page.url()).toBe(`${stack.baseUrl}${deepLink}`);
   } finally {
     await close();
   }

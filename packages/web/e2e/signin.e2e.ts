@@ -1,6 +1,14 @@
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { generateOtpCode, generateOtpSecret } from '../../server/src/auth/otp';
-import { buildUser } from '../../server/test/factories';
+import { buildPermission } from '../../server/test/entity-factories';
+import {
+  addMember,
+  buildDefDossier,
+  buildEnvironment,
+  buildRole,
+  buildUser,
+} from '../../server/test/factories';
 import {
   ADMIN_PASSWORD,
   DEMO_PASSWORD,
@@ -126,6 +134,104 @@ test('signing out from the user menu ends the session: a copy of its cookie no l
     const stolen = await thief.newPage();
     await stolen.goto('/');
     await stolen.waitForURL('**/login');
+  } finally {
+    await close();
+  }
+});
+
+test('a deep link opened while signed out opens after signing in, with a password or a one-time code', async () => {
+  const secret = generateOtpSecret();
+  const plain = await buildUser(stack.db);
+  const withCode = await buildUser(stack.db, { otpSecret: secret });
+  const environment = await buildEnvironment(stack.db, { name: 'Deep links' });
+  const role = await buildRole(stack.db, environment.id);
+  for (const user of [plain, withCode])
+    await addMember(stack.db, environment.id, { user, roleIds: [role.id] });
+  const entity = await buildDefDossier(stack.db, environment.id, { name: 'Cases' });
+  await buildPermission(stack.db, entity, role.id, ['show', 'create']);
+  const deepLink = `/contentdossier/create/${entity.id}?multiAdd=1`;
+  for (const user of [plain, withCode]) {
+    const { page, close } = await openBrowser(stack.baseUrl);
+    try {
+      await page.goto(deepLink);
+      await page.waitForURL('**/login');
+      await page.getByTestId('login-username').fill(user.username);
+      await page.getByTestId('login-password').fill(user.password);
+      await page.getByTestId('login-submit').click();
+      if (user === withCode) {
+        await page.getByTestId('otp-code').fill(await generateOtpCode(secret));
+        await page.getByTestId('otp-submit').click();
+      }
+      // The only environment opens by itself, at the page asked for (with its query).
+      await page.getByTestId('dossier-multi-add-info').waitFor();
+      expect(page.url()).toBe(`${stack.baseUrl}${deepLink}`);
+    } finally {
+      await close();
+    }
+  }
+});
+
+/** Opens each address and expects a screen of the product there, not the not-found page. */
+async function expectScreens(page: Page, hrefs: string[]) {
+  for (const href of hrefs) {
+    await page.goto(href);
+    await page.locator('[data-testid]').first().waitFor();
+    expect({ href, notFound: await page.getByTestId('not-found-page').count() }).toEqual({
+      href,
+      notFound: 0,
+    });
+  }
+}
+
+const hrefsOf = async (page: Page, selector: string) =>
+  (
+    await page.locator(selector).evaluateAll((links) => links.map((link) => link.getAttribute('href')))
+  ).filter((href): href is string => href !== null);
+
+test('the shell links only to screens that exist, has no empty favourites star, and keeps its menu on the not-found and error pages', async () => {
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    // Signed out, an unknown path is the plain not-found page, not a sign-in.
+    await page.goto('/no/such/page');
+    await page.getByTestId('not-found-page').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/no/such/page');
+
+    await signIn(page, 'admin', ADMIN_PASSWORD);
+    const tools = page.getByTestId('environment-tools');
+    const toolLinks: string[] = [];
+    if (await tools.count()) {
+      await tools.click();
+      toolLinks.push(...(await hrefsOf(page, 'a[data-testid^="environment-tools-"]')));
+    }
+    await page
+      .getByTestId('environment-card')
+      .filter({ hasText: 'Demo' })
+      .getByTestId('environment-open')
+      .click();
+    await page.getByTestId('main-menu').waitFor();
+    expect(await page.getByTestId('shell-favourites-toggle').count()).toBe(0);
+    const adminMenu = page.getByTestId('menu-admin');
+    if (await adminMenu.count()) await adminMenu.click();
+    const adminLinks = await hrefsOf(page, 'a[data-testid^="menu-admin-"]');
+    await page.getByTestId('user-menu').click();
+    const userLinks = await hrefsOf(page, 'a[data-testid^="user-menu-"]');
+    await screenshot(page, 'shell-user-menu');
+    await expectScreens(page, [...toolLinks, ...adminLinks, ...userLinks]);
+
+    // Inside the shell the not-found page keeps the menu.
+    await page.goto('/no/such/page');
+    await page.getByTestId('not-found-page').waitFor();
+    await page.getByTestId('main-menu').waitFor();
+    await screenshot(page, 'not-found-in-shell');
+
+    // So does the error page of a screen that fails to load.
+    await page.goto('/');
+    await page.getByTestId('main-menu').waitFor();
+    await page.route(/\/assets\/dossier-list-page-[^/]*\.js$/, (route) => route.abort());
+    await page.getByTestId('menu-entity').first().click();
+    await page.getByTestId('error-page').waitFor();
+    await page.getByTestId('main-menu').waitFor();
+    await screenshot(page, 'error-in-shell');
   } finally {
     await close();
   }

@@ -18,6 +18,10 @@ export const LOGIN_MESSAGES = {
   tooMany: 'Too many sign-in attempts. Please wait 15 minutes and try again.',
 } as const;
 
+/** `error` of the /login address a failed single sign-on (Google, Azure) is sent back to. */
+export const SSO_ERRORS = ['sso_failed', 'sso_unknown_user'] as const;
+export type SsoError = (typeof SSO_ERRORS)[number];
+
 /** 403 of every call but the change itself while a handed-out password must be replaced (key login). */
 export const PASSWORD_UPDATE_REQUIRED = 'password_update_required';
 

@@ -1,4 +1,4 @@
-import { keyLoginSchema, LOGIN_MESSAGES, loginSchema, OTP_HEADER } from '@dossierbase/core';
+import { keyLoginSchema, LOGIN_MESSAGES, loginSchema, OTP_HEADER, type SsoError } from '@dossierbase/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -13,6 +13,7 @@ import { consumeSecretToken, findSecretToken } from './secret-tokens';
 
 const OIDC_COOKIE = 'dossierbase_oidc';
 const providerParams = z.object({ provider: z.enum(['google', 'azure']) });
+const loginWithError = (error: SsoError) => `/login?${new URLSearchParams({ error })}`;
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config, sessions, oidc } = app;
@@ -147,7 +148,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       const { provider } = request.params;
       try {
         const user = await ssoUser(request, reply, provider);
-        if (!user) return reply.redirect('/login?error=sso_unknown_user');
+        if (!user) return reply.redirect(loginWithError('sso_unknown_user'));
         const data = await sessions.start(request, reply, user);
         const landing = new URLSearchParams({
           username: data.username,
@@ -159,7 +160,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         return reply.redirect(`/azure?${landing}`);
       } catch (error) {
         request.log.warn({ err: error }, 'single sign-on failed');
-        return reply.redirect('/login?error=sso_failed');
+        return reply.redirect(loginWithError('sso_failed'));
       }
     },
   );

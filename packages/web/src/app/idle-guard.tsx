@@ -1,12 +1,12 @@
 import { Button, Center, Modal, Overlay, Paper, RingProgress, Stack, Text, Title } from '@mantine/core';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../api/client';
 import { useClientConfig } from '../api/config';
 import { clearTokenData, logout, refreshToken, rememberReferer } from '../features/auth/session';
 import { disconnectRealtime } from './realtime';
 
-type IdlePhase = 'active' | 'prompt' | 'locked';
+type IdlePhase = 'active' | 'prompt';
 
 const ACTIVITY_EVENTS = [
   'mousemove',
@@ -23,6 +23,36 @@ export function dialColor(secondsLeft: number): string {
   if (secondsLeft <= 60) return 'orange';
   if (secondsLeft <= 120) return 'yellow';
   return 'blue';
+}
+
+// The lock lives in memory: it ends the session, so a reload finds no session and shows the login
+// page. While it shows, the route guard renders it instead of the page (and of this guard).
+let locked = false;
+let sessionEnded: Promise<void> = Promise.resolve();
+const lockListeners = new Set<() => void>();
+
+function setLocked(next: boolean) {
+  locked = next;
+  for (const listener of lockListeners) listener();
+}
+
+export function useIdleLocked(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      lockListeners.add(listener);
+      return () => lockListeners.delete(listener);
+    },
+    () => locked,
+  );
+}
+
+/** Locks the screen and ends the session on the server; the page asked for opens after signing in. */
+function lockSession() {
+  if (locked) return;
+  const here = `${window.location.pathname}${window.location.search}${window.location.hash}`;
+  setLocked(true);
+  disconnectRealtime();
+  sessionEnded = logout().then(() => rememberReferer(here));
 }
 
 export function IdleGuard() {
@@ -53,11 +83,9 @@ export function IdleGuard() {
 
   useEffect(() => {
     const tick = () => {
-      if (phaseRef.current === 'locked') return;
       const left = Math.ceil(limit - (Date.now() - lastActivity.current) / 1000);
       if (left <= 0) {
-        changePhase('locked');
-        setSecondsLeft(0);
+        lockSession();
       } else if (left <= lead) {
         if (phaseRef.current !== 'prompt') changePhase('prompt');
         setSecondsLeft(left);
@@ -81,33 +109,7 @@ export function IdleGuard() {
     }
   };
 
-  const signInAgain = async () => {
-    const here = `${window.location.pathname}${window.location.search}`;
-    disconnectRealtime();
-    await logout();
-    rememberReferer(here);
-    window.location.replace('/login');
-  };
-
   const color = dialColor(secondsLeft);
-
-  if (phase === 'locked') {
-    return (
-      <Overlay fixed zIndex={10000} backgroundOpacity={0.9} blur={6} color="#101828">
-        <Center h="100%" data-testid="idle-locked">
-          <Paper p="xl" shadow="lg" maw={420} w="90%">
-            <Stack align="center" ta="center">
-              <Title order={3}>{t('idle.locked_title')}</Title>
-              <Text c="dimmed">{t('idle.locked_text')}</Text>
-              <Button onClick={() => void signInAgain()} data-testid="idle-sign-in">
-                {t('idle.sign_in_again')}
-              </Button>
-            </Stack>
-          </Paper>
-        </Center>
-      </Overlay>
-    );
-  }
 
   return (
     <Modal
@@ -142,6 +144,31 @@ export function IdleGuard() {
         </Stack>
       )}
     </Modal>
+  );
+}
+
+/** The locked screen: the session has ended; signing in again leads back to the page. */
+export function IdleLockScreen() {
+  const { t } = useTranslation();
+  const signInAgain = async () => {
+    await sessionEnded;
+    // Without a session the route guard sends the user to the login page.
+    setLocked(false);
+  };
+  return (
+    <Overlay fixed zIndex={10000} backgroundOpacity={0.9} blur={6} color="#101828">
+      <Center h="100%" data-testid="idle-locked">
+        <Paper p="xl" shadow="lg" maw={420} w="90%">
+          <Stack align="center" ta="center">
+            <Title order={3}>{t('idle.locked_title')}</Title>
+            <Text c="dimmed">{t('idle.locked_text')}</Text>
+            <Button onClick={() => void signInAgain()} data-testid="idle-sign-in">
+              {t('idle.sign_in_again')}
+            </Button>
+          </Stack>
+        </Paper>
+      </Center>
+    </Overlay>
   );
 }
 

@@ -5,7 +5,6 @@ export const STORAGE_KEYS = {
   environment: 'environment',
   locale: 'locale',
   referer: 'referer',
-  lastVisit: 'last_visit',
   menuOpen: 'menu_open',
 } as const;
 

@@ -1,11 +1,25 @@
-import { Navigate, Outlet, useLocation } from 'react-router';
+import { Navigate, Outlet, useLocation, useMatches } from 'react-router';
 import { rememberReferer, useTokenData } from '../features/auth/session';
 import { useEnvironment } from '../features/environments/environment-store';
-import { IdleGuard } from './idle-guard';
+import { IdleGuard, IdleLockScreen, useIdleLocked } from './idle-guard';
+import { NotFoundPage } from './not-found-page';
+
+/** Handle of the catch-all route: a path no screen serves. */
+export const UNKNOWN_PATH = { unknownPath: true } as const;
+
+// The catch-all route sits inside the shell so that it keeps the menu; outside it (signed out, no
+// environment chosen) an unknown path is still the plain not-found page, never a redirect.
+function useUnknownPath(): boolean {
+  return useMatches().some((match) => match.handle === UNKNOWN_PATH);
+}
 
 export function RequireAuth() {
   const token = useTokenData();
   const location = useLocation();
+  const unknownPath = useUnknownPath();
+  // The lock outlives the session it ended: it stays until the user chooses to sign in again.
+  if (useIdleLocked()) return <IdleLockScreen />;
+  if (unknownPath && (!token || token.re_pwd)) return <NotFoundPage />;
   if (!token) {
     rememberReferer(`${location.pathname}${location.search}${location.hash}`);
     return <Navigate to="/login" replace />;
@@ -23,6 +37,13 @@ export function RequireAuth() {
 
 export function RequireEnvironment() {
   const environment = useEnvironment();
-  if (!environment) return <Navigate to="/environment" replace />;
+  const location = useLocation();
+  const unknownPath = useUnknownPath();
+  if (!environment) {
+    if (unknownPath) return <NotFoundPage />;
+    // The page asked for opens once an environment is chosen.
+    rememberReferer(`${location.pathname}${location.search}${location.hash}`);
+    return <Navigate to="/environment" replace />;
+  }
   return <Outlet />;
 }

@@ -1,5 +1,5 @@
 import { Center, Loader } from '@mantine/core';
-import { createBrowserRouter, Outlet, RouterProvider } from 'react-router';
+import { createBrowserRouter, Outlet, type RouteObject, RouterProvider } from 'react-router';
 import { AzureLandingPage } from '../features/auth/azure-landing-page';
 import { ForgotPasswordPage } from '../features/auth/forgot-password-page';
 import { LoginPage } from '../features/auth/login-page';
@@ -7,7 +7,7 @@ import { ResetPasswordPage } from '../features/auth/reset-password-page';
 import { useSessionKeeper } from '../features/auth/use-session-keeper';
 import { ErrorPage } from './error-page';
 import { NotFoundPage } from './not-found-page';
-import { RequireAuth, RequireEnvironment } from './route-guards';
+import { RequireAuth, RequireEnvironment, UNKNOWN_PATH } from './route-guards';
 
 function PageLoader() {
   return (
@@ -22,7 +22,8 @@ function RootLayout() {
   return <Outlet />;
 }
 
-export const router = createBrowserRouter([
+/** Every screen of the client; a link to a path no route here serves is not shown (built-routes.ts). */
+export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     errorElement: <ErrorPage />,
@@ -50,63 +51,77 @@ export const router = createBrowserRouter([
                 lazy: async () => ({ Component: (await import('./shell/main-shell')).MainShell }),
                 children: [
                   {
-                    index: true,
-                    lazy: async () => ({
-                      Component: (await import('../features/dashboard/dashboard-page')).DashboardPage,
-                    }),
-                  },
-                  {
-                    path: '/fieldeditor/:id',
-                    lazy: async () => ({
-                      Component: (await import('../features/admin/field-designer-page')).FieldDesignerPage,
-                    }),
-                  },
-                  {
-                    path: '/datastructure',
-                    lazy: async () => ({
-                      Component: (await import('../features/admin/datastructure-pages')).DatastructurePage,
-                    }),
-                  },
-                  {
-                    path: '/datastructure/:id',
-                    lazy: async () => ({
-                      Component: (await import('../features/admin/datastructure-pages')).EntityStructurePage,
-                    }),
-                  },
-                  {
-                    path: '/defdossier/edit/:id',
-                    lazy: async () => ({
-                      Component: (await import('../features/admin/entity-edit-page')).EntityEditPage,
-                    }),
-                  },
-                  {
-                    path: '/defdossier/conditions/:id',
-                    lazy: async () => ({
-                      Component: (await import('../features/admin/conditions-page')).ConditionsPage,
-                    }),
-                  },
-                  {
-                    path: '/contentdossier/:id',
-                    lazy: async () => ({
-                      Component: (await import('../features/dossiers/dossier-detail-page')).DossierDetailPage,
-                    }),
-                  },
-                  {
-                    path: '/contentdossier/create/:id',
-                    lazy: async () => ({
-                      Component: (await import('../features/dossiers/dossier-create-page')).DossierCreatePage,
-                    }),
-                  },
-                  {
-                    path: '/defdossier/:id',
-                    lazy: async () => ({
-                      Component: (await import('../features/dossiers/list/dossier-list-page'))
-                        .DossierListPage,
-                    }),
-                  },
-                  {
-                    path: '/erd',
-                    lazy: async () => ({ Component: (await import('../features/admin/erd-page')).ErdPage }),
+                    // A screen that fails, or a path no screen serves, keeps the shell around its page.
+                    errorElement: <ErrorPage />,
+                    children: [
+                      {
+                        index: true,
+                        lazy: async () => ({
+                          Component: (await import('../features/dashboard/dashboard-page')).DashboardPage,
+                        }),
+                      },
+                      {
+                        path: '/fieldeditor/:id',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/field-designer-page'))
+                            .FieldDesignerPage,
+                        }),
+                      },
+                      {
+                        path: '/datastructure',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/datastructure-pages'))
+                            .DatastructurePage,
+                        }),
+                      },
+                      {
+                        path: '/datastructure/:id',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/datastructure-pages'))
+                            .EntityStructurePage,
+                        }),
+                      },
+                      {
+                        path: '/defdossier/edit/:id',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/entity-edit-page')).EntityEditPage,
+                        }),
+                      },
+                      {
+                        path: '/defdossier/conditions/:id',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/conditions-page')).ConditionsPage,
+                        }),
+                      },
+                      {
+                        path: '/contentdossier/:id',
+                        lazy: async () => ({
+                          Component: (await import('../features/dossiers/dossier-detail-page'))
+                            .DossierDetailPage,
+                        }),
+                      },
+                      {
+                        path: '/contentdossier/create/:id',
+                        lazy: async () => ({
+                          Component: (await import('../features/dossiers/dossier-create-page'))
+                            .DossierCreatePage,
+                        }),
+                      },
+                      {
+                        path: '/defdossier/:id',
+                        lazy: async () => ({
+                          Component: (await import('../features/dossiers/list/dossier-list-page'))
+                            .DossierListPage,
+                        }),
+                      },
+                      {
+                        path: '/erd',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/erd-page')).ErdPage,
+                        }),
+                      },
+                      { path: '*', element: <NotFoundPage />, handle: UNKNOWN_PATH },
+                    ],
                   },
                 ],
               },
@@ -114,10 +129,11 @@ export const router = createBrowserRouter([
           },
         ],
       },
-      { path: '*', element: <NotFoundPage /> },
     ],
   },
-]);
+];
+
+export const router = createBrowserRouter(routes);
 
 export function AppRouter() {
   return <RouterProvider router={router} />;

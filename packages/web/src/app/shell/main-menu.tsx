@@ -10,9 +10,11 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import type { StoredEnvironment } from '../../features/environments/environment-store';
+import { isBuiltRoute } from '../built-routes';
 import { useLocale } from '../locale-provider';
 import { buildEntityMenu, type MenuEntity } from './entity-menu';
 
+/** The admin settings pages; a page shows in the menu once its screen is built. */
 export const ADMIN_LINKS = [
   { key: 'generic', to: '/environment/edit' },
   { key: 'datastructures', to: '/datastructure' },
@@ -44,6 +46,7 @@ export function MainMenu({ environment, admin, onNavigate }: MainMenuProps) {
   const { locale } = useLocale();
   const entities = buildEntityMenu(environment, admin, locale);
   const here = `${pathname}${search}`;
+  const adminLinks = ADMIN_LINKS.filter((link) => isBuiltRoute(link.to));
 
   const entityLink = (entity: MenuEntity) => (
     <NavLink
@@ -86,15 +89,15 @@ export function MainMenu({ environment, admin, onNavigate }: MainMenuProps) {
         onClick={onNavigate}
         data-testid="menu-dashboard"
       />
-      {admin && (
+      {admin && adminLinks.length > 0 && (
         <NavLink
           label={t('menu.admin_settings')}
           leftSection={<IconSettings size={18} />}
-          defaultOpened={ADMIN_LINKS.some((link) => link.to === pathname)}
+          defaultOpened={adminLinks.some((link) => link.to === pathname)}
           childrenOffset={28}
           data-testid="menu-admin"
         >
-          {ADMIN_LINKS.map((link) => (
+          {adminLinks.map((link) => (
             <NavLink
               key={link.key}
               component={Link}

@@ -1,6 +1,6 @@
 import { ActionIcon, Anchor, AppShell, Burger, Group, Image, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconChartBar, IconStar, IconStarFilled } from '@tabler/icons-react';
+import { IconChartBar } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
@@ -9,10 +9,10 @@ import { hasRole, useTokenData } from '../../features/auth/session';
 import { LinkFilterHost } from '../../features/dossiers/link-filter';
 import { NewLinkedDossierHost } from '../../features/dossiers/new-linked-dossier';
 import { isEnvironmentAdmin, useEnvironment } from '../../features/environments/environment-store';
+import { isBuiltRoute } from '../built-routes';
 import { truncate } from '../format';
 import { STORAGE_KEYS } from '../local-store';
 import { joinEnvironmentRoom } from '../realtime';
-import { FavouritesPanelSlot } from './favourites-panel-slot';
 import { LanguageSwitch } from './language-switch';
 import { MainMenu } from './main-menu';
 import { SubscriptionNotice } from './subscription-notice';
@@ -43,7 +43,6 @@ export function MainShell() {
   const environment = useEnvironment();
   const { config } = useClientConfig();
   const { open, setOpen, small } = useMenuState();
-  const [favouritesOpen, setFavouritesOpen] = useState(false);
 
   useEffect(() => {
     if (environment) joinEnvironmentRoom(environment.id);
@@ -52,7 +51,9 @@ export function MainShell() {
   if (!environment) return null;
   const admin = isEnvironmentAdmin(token, environment);
   const showReports =
-    environment.credentials?.includes('export') && environment.env_modules?.includes('reports');
+    isBuiltRoute('/reports') &&
+    environment.credentials?.includes('export') &&
+    environment.env_modules?.includes('reports');
 
   return (
     <AppShell
@@ -114,18 +115,6 @@ export function MainShell() {
                 </ActionIcon>
               </Tooltip>
             )}
-            <Tooltip label={t('shell.favourites')}>
-              <ActionIcon
-                variant={favouritesOpen ? 'light' : 'subtle'}
-                size="lg"
-                onClick={() => setFavouritesOpen((value) => !value)}
-                aria-label={t('shell.favourites')}
-                aria-pressed={favouritesOpen}
-                data-testid="shell-favourites-toggle"
-              >
-                {favouritesOpen ? <IconStarFilled size={20} /> : <IconStar size={20} />}
-              </ActionIcon>
-            </Tooltip>
             <UserMenu />
           </Group>
         </Group>
@@ -161,7 +150,6 @@ export function MainShell() {
         </Group>
       </AppShell.Footer>
 
-      <FavouritesPanelSlot opened={favouritesOpen} onClose={() => setFavouritesOpen(false)} />
       <NewLinkedDossierHost />
       <LinkFilterHost />
       {hasRole(token, 'ROLE_CONTRACT_ADMIN') && <SubscriptionNotice />}

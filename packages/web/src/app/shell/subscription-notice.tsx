@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { queryKeys } from '../../api/query-keys';
+import { isBuiltRoute } from '../built-routes';
 
 // Contract admins without an active subscription whose last one expired are told to renew.
 export function SubscriptionNotice() {
@@ -28,14 +29,16 @@ export function SubscriptionNotice() {
         <Button variant="default" onClick={() => setDismissed(true)}>
           {t('common.close')}
         </Button>
-        <Button
-          component={Link}
-          to="/subscriptions"
-          onClick={() => setDismissed(true)}
-          data-testid="subscription-renew"
-        >
-          {t('subscription.renew')}
-        </Button>
+        {isBuiltRoute('/subscriptions') && (
+          <Button
+            component={Link}
+            to="/subscriptions"
+            onClick={() => setDismissed(true)}
+            data-testid="subscription-renew"
+          >
+            {t('subscription.renew')}
+          </Button>
+        )}
       </Group>
     </Modal>
   );

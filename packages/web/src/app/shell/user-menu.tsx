@@ -15,6 +15,7 @@ import { api } from '../../api/client';
 import { notifyError } from '../../api/errors';
 import { queryKeys } from '../../api/query-keys';
 import { hasRole, logout, useTokenData } from '../../features/auth/session';
+import { isBuiltRoute } from '../built-routes';
 import { disconnectRealtime } from '../realtime';
 
 export const PRESENCE_COLORS: Record<Presence, string> = {
@@ -24,7 +25,7 @@ export const PRESENCE_COLORS: Record<Presence, string> = {
   invisible: 'gray',
 };
 
-/** The user menu's pages (spec doc 1 section 2); subscriptions only for contract admins. */
+/** The user menu's pages (spec doc 1 section 2), each once its screen is built; subscriptions only for contract admins. */
 interface UserLink {
   key: 'profile' | 'subscriptions' | 'colleagues' | 'contact';
   to: string;
@@ -110,17 +111,19 @@ export function UserMenu() {
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{displayName}</Menu.Label>
-        {USER_LINKS.filter((link) => !link.role || hasRole(token, link.role)).map((link) => (
-          <Menu.Item
-            key={link.key}
-            component={Link}
-            to={link.to}
-            leftSection={<link.icon size={16} />}
-            data-testid={`user-menu-${link.key}`}
-          >
-            {t(`user.${link.key}`)}
-          </Menu.Item>
-        ))}
+        {USER_LINKS.filter((link) => isBuiltRoute(link.to) && (!link.role || hasRole(token, link.role))).map(
+          (link) => (
+            <Menu.Item
+              key={link.key}
+              component={Link}
+              to={link.to}
+              leftSection={<link.icon size={16} />}
+              data-testid={`user-menu-${link.key}`}
+            >
+              {t(`user.${link.key}`)}
+            </Menu.Item>
+          ),
+        )}
         <Menu.Divider />
         <Menu.Label>{t('presence.label')}</Menu.Label>
         {PRESENCES.map((option) => (

@@ -1,4 +1,10 @@
-import { LOGIN_MESSAGES, type LoginErrorBody, loginSchema, otpCodeSchema } from '@dossierbase/core';
+import {
+  LOGIN_MESSAGES,
+  type LoginErrorBody,
+  loginSchema,
+  otpCodeSchema,
+  SSO_ERRORS,
+} from '@dossierbase/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   Alert,
@@ -39,6 +45,16 @@ function loginFailureMessage(error: unknown, t: TFunction): string {
   return t('common.something_went_wrong');
 }
 
+/**
+ * The message for the `error` a failed Google or Azure sign-in comes back with: a known code has its
+ * own, anything else a general one. The parameter itself is never shown.
+ */
+export function ssoErrorMessage(code: string | null, t: TFunction): string | null {
+  if (code === null) return null;
+  const known = (SSO_ERRORS as readonly string[]).includes(code);
+  return known ? t(`login.errors.${code}`) : t('login.errors.unknown');
+}
+
 function needsOtp(error: unknown): boolean {
   return isApiError(error, 401) && (error.body as Partial<LoginErrorBody> | null)?.otp_required === true;
 }
@@ -51,7 +67,7 @@ export function LoginPage() {
   const key = params.get('key');
   const keyUsername = params.get('username');
   const [credentials, setCredentials] = useState<Credentials | null>(null);
-  const [message, setMessage] = useState<string | null>(null);
+  const [message, setMessage] = useState<string | null>(() => ssoErrorMessage(params.get('error'), t));
   const [keyLoginBusy, setKeyLoginBusy] = useState(Boolean(key && keyUsername));
   const keyLoginStarted = useRef(false);
 

@@ -1,12 +1,13 @@
 import type { TokenData } from '@dossierbase/core';
 import { api, whenPasswordUpdateRequired } from '../../api/client';
 import { createLocalStore, STORAGE_KEYS, useLocalStore } from '../../app/local-store';
+import { safeReturnPath } from './return-path';
 
 export const tokenStore = createLocalStore<TokenData>(STORAGE_KEYS.token);
 
 export const NEAR_EXPIRY_SECONDS = 5 * 60;
 export const REFRESH_TTL_THRESHOLD = 500;
-const REFERER_RESET_MS = 24 * 60 * 60 * 1000;
+const REFERER_TTL_MS = 24 * 60 * 60 * 1000;
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
@@ -46,17 +47,33 @@ export function isNearExpiry(token: TokenData): boolean {
   return token.exp - nowSeconds() <= NEAR_EXPIRY_SECONDS;
 }
 
+/**
+ * Remembers the page asked for while signed out (or before an environment was chosen), to open it
+ * after signing in; only a path of this site counts.
+ */
 export function rememberReferer(path: string): void {
-  localStorage.setItem(STORAGE_KEYS.referer, path);
+  const safe = safeReturnPath(path, window.location.origin);
+  if (safe === null || safe === '/') return;
+  localStorage.setItem(STORAGE_KEYS.referer, JSON.stringify({ path: safe, at: Date.now() }));
 }
 
-/** Where to go after signing in: the remembered origin unless it is '/' or stale (> 24 h since last visit). */
-export function consumeReferer(): string {
-  const lastVisit = Number(localStorage.getItem(STORAGE_KEYS.lastVisit) ?? 0);
-  if (lastVisit && Date.now() - lastVisit > REFERER_RESET_MS) localStorage.setItem(STORAGE_KEYS.referer, '/');
-  const referer = localStorage.getItem(STORAGE_KEYS.referer);
+/** The remembered page, forgotten once read; null when there is none or it is older than a day. */
+export function takeReferer(): string | null {
+  const raw = localStorage.getItem(STORAGE_KEYS.referer);
   localStorage.removeItem(STORAGE_KEYS.referer);
-  return referer && referer !== '/' ? referer : '/environment';
+  let stored: { path?: unknown; at?: unknown } | null = null;
+  try {
+    stored = raw === null ? null : JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (typeof stored?.at !== 'number' || Date.now() - stored.at > REFERER_TTL_MS) return null;
+  return safeReturnPath(stored.path, window.location.origin);
+}
+
+/** Where to go after signing in: the remembered page, else the environment picker. */
+export function consumeReferer(): string {
+  return takeReferer() ?? '/environment';
 }
 
 export async function refreshToken(): Promise<TokenData> {
@@ -74,6 +91,5 @@ export async function logout(): Promise<void> {
     // Signing out locally must work even when the server is unreachable.
   }
   localStorage.clear();
-  localStorage.setItem(STORAGE_KEYS.lastVisit, String(Date.now()));
   tokenStore.set(null);
 }

@@ -28,6 +28,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { queryKeys } from '../../api/query-keys';
+import { isBuiltRoute } from '../../app/built-routes';
 import { disconnectRealtime } from '../../app/realtime';
 import { logout, useTokenData } from '../auth/session';
 import { EnvironmentCard } from './environment-card';
@@ -37,6 +38,9 @@ import { listEnvironments } from './environments-api';
 import { NewEnvironmentModal } from './new-environment-modal';
 import { PasswordUpdate } from './password-update';
 import { useOpenEnvironment } from './use-open-environment';
+
+/** The Tools menu's pages, each once its screen is built. */
+const TOOLS = [{ key: 'templates', to: '/templates', icon: IconTemplate }] as const;
 
 export function EnvironmentPickerPage() {
   const { t } = useTranslation();
@@ -50,6 +54,7 @@ export function EnvironmentPickerPage() {
   const [creating, setCreating] = useState(false);
   const { open, openingId } = useOpenEnvironment();
   const autoOpened = useRef(false);
+  const tools = TOOLS.filter((tool) => isBuiltRoute(tool.to));
 
   const params = { page, name };
   const list = useQuery({
@@ -116,28 +121,33 @@ export function EnvironmentPickerPage() {
               />
               {manager && (
                 <Group gap="xs">
-                  <Menu position="bottom-end">
-                    <Menu.Target>
-                      <Button
-                        variant="default"
-                        leftSection={<IconTool size={16} />}
-                        rightSection={<IconChevronDown size={14} />}
-                        data-testid="environment-tools"
-                      >
-                        {t('environment.tools')}
-                      </Button>
-                    </Menu.Target>
-                    <Menu.Dropdown>
-                      <Menu.Item
-                        component={Link}
-                        to="/templates"
-                        leftSection={<IconTemplate size={16} />}
-                        data-testid="environment-tools-templates"
-                      >
-                        {t('environment.templates')}
-                      </Menu.Item>
-                    </Menu.Dropdown>
-                  </Menu>
+                  {tools.length > 0 && (
+                    <Menu position="bottom-end">
+                      <Menu.Target>
+                        <Button
+                          variant="default"
+                          leftSection={<IconTool size={16} />}
+                          rightSection={<IconChevronDown size={14} />}
+                          data-testid="environment-tools"
+                        >
+                          {t('environment.tools')}
+                        </Button>
+                      </Menu.Target>
+                      <Menu.Dropdown>
+                        {tools.map((tool) => (
+                          <Menu.Item
+                            key={tool.key}
+                            component={Link}
+                            to={tool.to}
+                            leftSection={<tool.icon size={16} />}
+                            data-testid={`environment-tools-${tool.key}`}
+                          >
+                            {t(`environment.${tool.key}`)}
+                          </Menu.Item>
+                        ))}
+                      </Menu.Dropdown>
+                    </Menu>
+                  )}
                   <Button
                     leftSection={<IconPlus size={16} />}
                     onClick={() => setCreating(true)}

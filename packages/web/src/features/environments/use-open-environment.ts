@@ -6,6 +6,7 @@ import { useNavigate } from 'react-router';
 import { isApiError } from '../../api/client';
 import { joinEnvironmentRoom } from '../../app/realtime';
 import { translateMessage } from '../../i18n/messages';
+import { takeReferer } from '../auth/session';
 import { environmentStore } from './environment-store';
 import { getEnvironment } from './environments-api';
 
@@ -25,7 +26,8 @@ export function useOpenEnvironment() {
       });
       environmentStore.set(environment);
       joinEnvironmentRoom(environment.id);
-      navigate('/');
+      // A page asked for before signing in (a deep link) opens now that an environment is chosen.
+      navigate(takeReferer() ?? '/');
       window.scrollTo(0, 0);
     } catch (error) {
       let message = t('common.something_went_wrong');
