@@ -3,8 +3,11 @@ import {
   type defFieldCreateSchema,
   type defFieldPatchSchema,
   ENTITY_MESSAGES,
-  getFieldType,
+  FIELD_TYPE_NAMES,
+  fieldTypes,
   type Pager,
+  parseFieldSettings,
+  validateFieldSettings,
 } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { z } from 'zod';
@@ -15,7 +18,10 @@ import { DUPLICATE_UUID, isUniqueViolation } from '../def-dossier/service';
 import { escapeLike } from '../environment/service';
 import { type DefFieldRow, defFieldUsage } from './present';
 
-export const LIST_TYPES = ['list', 'tree'];
+/** Types that hold list options (list, tree): core's refersTo, for def-field-list. */
+export const LIST_TYPES: readonly string[] = FIELD_TYPE_NAMES.filter(
+  (name) => fieldTypes[name].refersTo === 'options',
+);
 
 export async function listDefFields(
   db: Db,
@@ -37,18 +43,13 @@ export const findDefField = (db: Db, id: number) =>
   db.selectFrom('def_field').selectAll().where('id', '=', id).executeTakeFirst();
 
 /**
- * The type's settings with its defaults filled in (the core registry's settingsSchema); 400 with
- * errors keyed 'settings.<key>' (or 'settings') otherwise.
+ * The type's settings with its defaults filled in (core validateFieldSettings); 400 with errors keyed
+ * 'settings.<key>' otherwise.
  */
 export function normaliseSettings(type: string, settings: unknown): Record<string, unknown> {
-  const parsed = getFieldType(type).settingsSchema.safeParse(settings ?? {});
-  if (parsed.success) return parsed.data as Record<string, unknown>;
-  const errors: Record<string, string> = {};
-  for (const issue of parsed.error.issues) {
-    const key = ['settings', ...issue.path.map(String)].join('.');
-    errors[key] ??= issue.message;
-  }
-  throw badRequest(errors);
+  const checked = validateFieldSettings(type, settings, 'base');
+  if (!checked.ok) throw badRequest(checked.errors);
+  return checked.settings;
 }
 
 /** A list's default option must be one of its own options. */
@@ -107,11 +108,8 @@ export async function updateDefField(
   }
   let settings: Record<string, unknown> | undefined;
   if (input.settings !== undefined) settings = normaliseSettings(type, input.settings);
-  else if (typeChanged) {
-    // Keep what the new type understands; start from its defaults when the old settings do not fit.
-    const fits = getFieldType(type).settingsSchema.safeParse(row.settings);
-    settings = fits.success ? (fits.data as Record<string, unknown>) : normaliseSettings(type, {});
-  }
+  // Keep what the new type understands, key by key; the rest starts from its defaults.
+  else if (typeChanged) settings = parseFieldSettings(type, row.settings);
   if (settings) await checkDefaultOption(db, row.id, settings);
   return db
     .updateTable('def_field')
