@@ -1,7 +1,8 @@
 import { DOSSIER_MESSAGES, type DossierDetail } from '@dossierbase/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildListOption } from '../../../test/entity-factories';
+import { buildLink, buildListOption } from '../../../test/entity-factories';
 import { expectForbidden, expectRefused } from '../../../test/entity-test-setup';
+import { buildDefDossier } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { addField, type DossierSetup, dossierSetup, insertDossier, key } from './fixture';
 import { CONSTRAINT_MESSAGE } from './service';
@@ -47,6 +48,90 @@ describe('archive and dearchive', () => {
     expect((await s.member.post(`/api/contentdossier/${id}/dearchive`)).statusCode).toBe(200);
     expect((await row(id))?.archived).toBe(false);
     expect(await logTypes(id)).toEqual(['create', 'archive', 'archive']);
+  });
+});
+
+describe('archive cascade (a link with archiveCascadeRule archive)', () => {
+  test('archiving the parent archives the children of those links, through every level, each logged', async () => {
+    const s = await dossierSetup(t);
+    const [p1, p2] = s.projectsDossiers;
+    // Note: not archivable, so its dossiers are never archived (nobody could dearchive them)
+    const note = await buildDefDossier(t.db, s.environment.id, { name: 'Note' });
+    const task = await buildDefDossier(t.db, s.environment.id, { name: 'Task' });
+    for (const entity of [s.client, s.project, task])
+      await t.db.updateTable('def_dossier').set({ archivable: true }).where('id', '=', entity.id).execute();
+    const notes = await buildLink(t.db, s.client, note);
+    const tasks = await buildLink(t.db, s.project, task);
+    // a link back from project to client: the cascade meets the client again and stops there
+    const owner = await buildLink(t.db, s.project, s.client);
+    for (const link of [s.links.projects, notes, tasks, owner])
+      await t.db
+        .updateTable('def_dossier_link')
+        .set({ archive_cascade_rule: 'archive' })
+        .where('id', '=', link.id)
+        .execute();
+    const id = await createOk(s, {
+      [key(s.fields.name.item)]: 'Parent',
+      [key(s.links.projectsItem)]: [p1],
+      [key(s.links.leadItem)]: [p2],
+    });
+    const n1 = await insertDossier(t, note, 'N1');
+    const t1 = await insertDossier(t, task, 'T1');
+    const t2 = await insertDossier(t, task, 'T2');
+    await t.db
+      .insertInto('content_link')
+      .values([
+        { environment_id: s.environment.id, link_id: notes.id, parent_id: id, child_id: n1, rank: 0 },
+        { environment_id: s.environment.id, link_id: tasks.id, parent_id: p1, child_id: t1, rank: 0 },
+        { environment_id: s.environment.id, link_id: tasks.id, parent_id: p2, child_id: t2, rank: 0 },
+        { environment_id: s.environment.id, link_id: owner.id, parent_id: p1, child_id: id, rank: 0 },
+      ])
+      .execute();
+    const archived = async () =>
+      Object.fromEntries(
+        await Promise.all([id, p1, p2, n1, t1, t2].map(async (d) => [d, (await row(d))?.archived])),
+      );
+
+    await s.grant(s.client, ['show', 'archive']);
+    expect((await s.member.post(`/api/contentdossier/${id}/archive`)).statusCode).toBe(200);
+    // p1 through projects (archive), t1 through tasks; p2 only through lead (no rule), n1 not archivable
+    expect(await archived()).toEqual({
+      [id]: true,
+      [p1]: true,
+      [p2]: false,
+      [n1]: false,
+      [t1]: true,
+      [t2]: false,
+    });
+    expect(await logTypes(id)).toEqual(['create', 'archive']);
+    for (const child of [p1, t1]) {
+      const [log] = await t.db
+        .selectFrom('dossier_log')
+        .selectAll()
+        .where('content_dossier_id', '=', child)
+        .execute();
+      expect(log).toMatchObject({
+        type: 'archive',
+        environment_id: s.environment.id,
+        def_dossier_id: child === p1 ? s.project.id : task.id,
+        username: expect.any(String),
+        changes: [{ defDisplayItemName: 'archived', oldValue: false, newValue: true }],
+      });
+    }
+
+    // the spec names no cascade for dearchive: the children stay archived
+    expect((await s.member.post(`/api/contentdossier/${id}/dearchive`)).statusCode).toBe(200);
+    expect(await archived()).toEqual({
+      [id]: false,
+      [p1]: true,
+      [p2]: false,
+      [n1]: false,
+      [t1]: true,
+      [t2]: false,
+    });
+    // archiving again: the children already archived are not logged twice
+    expect((await s.member.post(`/api/contentdossier/${id}/archive`)).statusCode).toBe(200);
+    expect(await logTypes(p1)).toEqual(['archive']);
   });
 });
 

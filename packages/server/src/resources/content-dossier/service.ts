@@ -161,19 +161,60 @@ export async function updateDossier(
   });
 }
 
+/**
+ * Archives or dearchives a dossier. Archiving also archives the dossiers it links to through the
+ * links of its entity whose archive cascade rule is 'archive', level by level, when their entity is
+ * archivable (a dossier of any other could never be dearchived). The spec names no cascade for
+ * dearchive: the children stay archived.
+ */
 export async function setArchived(db: Db, scope: EntityScope, dossier: DossierRow, archived: boolean) {
   authorize(canArchiveDossier(scope));
+  const environmentId = scope.access.environment.id;
   await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('content_dossier')
-      .set({ archived, modified_by: scope.access.user.id, modified_at: new Date() })
-      .where('id', '=', dossier.id)
-      .where('environment_id', '=', scope.access.environment.id)
-      .execute();
-    await writeLog(trx, scope.access, { id: Number(dossier.id), entityId: scope.entity.id }, 'archive', [
-      { defDisplayItemName: 'archived', oldValue: dossier.archived, newValue: archived },
-    ]);
+    const write = async (id: number, entityId: number, was: boolean) => {
+      await trx
+        .updateTable('content_dossier')
+        .set({ archived, modified_by: scope.access.user.id, modified_at: new Date() })
+        .where('id', '=', id)
+        .where('environment_id', '=', environmentId)
+        .execute();
+      await writeLog(trx, scope.access, { id, entityId }, 'archive', [
+        { defDisplayItemName: 'archived', oldValue: was, newValue: archived },
+      ]);
+    };
+    await write(Number(dossier.id), dossier.def_dossier_id, dossier.archived);
+    if (!archived) return;
+    const seen = new Set([Number(dossier.id)]);
+    const cascade = async (id: number, entityId: number) => {
+      const archiving = (link: LinkRow) => link.archive_cascade_rule === 'archive';
+      for (const { children } of await childrenThrough(trx, environmentId, entityId, id, archiving)) {
+        for (const child of children) {
+          if (seen.has(child.id)) continue;
+          seen.add(child.id);
+          if (!(await isArchivable(trx, environmentId, child.entityId))) continue;
+          const row = await trx
+            .selectFrom('content_dossier')
+            .select('archived')
+            .where('id', '=', child.id)
+            .where('environment_id', '=', environmentId)
+            .executeTakeFirstOrThrow();
+          if (!row.archived) await write(child.id, child.entityId, false);
+          await cascade(child.id, child.entityId);
+        }
+      }
+    };
+    await cascade(Number(dossier.id), dossier.def_dossier_id);
   });
+}
+
+async function isArchivable(db: Db, environmentId: number, entityId: number) {
+  const entity = await db
+    .selectFrom('def_dossier')
+    .select('archivable')
+    .where('id', '=', entityId)
+    .where('environment_id', '=', environmentId)
+    .executeTakeFirst();
+  return entity?.archivable === true;
 }
 
 /** Deletes a dossier honouring the cascade rule of the links of its entity (forward links only). */
