@@ -1,7 +1,7 @@
 import type { DisplayItem, DOSSIER_DATA_KEYS } from '../api/entity';
 import { getFieldType, isFieldTypeName } from './registry';
 import { parseFieldSettings } from './settings';
-import type { FieldTypeName } from './types';
+import type { DossierColumn, FieldTypeName } from './types';
 
 // The field behind a display item, on either side: the server reads the rows (its VisibleItem has
 // this shape), the browser gets the item with its rows nested (displayItemRows flattens it).
@@ -78,4 +78,18 @@ export function isItemSortable(rows: ItemRows): boolean {
   const fieldType = getFieldType(type);
   const settings = fieldSettingsOf(rows);
   return fieldType.sortable(settings) && fieldType.source(settings).from !== 'none';
+}
+
+/** The dossier's own columns that system fields and dossier-data items show. */
+export interface DossierColumns {
+  created_at: Date | string;
+  modified_at: Date | string;
+  created_by: number | null;
+  modified_by: number | null;
+}
+
+/** The value of one of the dossier's own columns as an item carries it: dates as ISO text, users as ids. */
+export function dossierColumnValue(dossier: DossierColumns, column: DossierColumn): string | number | null {
+  if (column === 'created_by' || column === 'modified_by') return dossier[column] ?? null;
+  return new Date(dossier[column]).toISOString();
 }

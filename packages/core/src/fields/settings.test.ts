@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DisplayItem } from '../api/entity';
 import {
   displayItemRows,
+  dossierColumnValue,
   fieldSettingsOf,
   fieldTypeOf,
   type ItemRows,
@@ -153,5 +154,18 @@ describe('the field behind a display item', () => {
     const flat = displayItemRows(item);
     expect(flat.dataField?.obligatory).toBe(true);
     expect(fieldSettingsOf(flat)).toMatchObject({ regex: '^b$', size: 20 });
+  });
+
+  it('reads the dossier columns system fields show', () => {
+    const dossier = {
+      created_at: new Date('2026-01-01T10:00:00Z'),
+      modified_at: '2026-02-01T10:00:00.000Z',
+      created_by: 3,
+      modified_by: null,
+    };
+    expect(dossierColumnValue(dossier, 'created_at')).toBe('2026-01-01T10:00:00.000Z');
+    expect(dossierColumnValue(dossier, 'modified_at')).toBe('2026-02-01T10:00:00.000Z');
+    expect(dossierColumnValue(dossier, 'created_by')).toBe(3);
+    expect(dossierColumnValue(dossier, 'modified_by')).toBeNull();
   });
 });

@@ -1,6 +1,9 @@
 import {
   type AggregationResult,
+  DOSSIER_COLUMNS,
+  type DossierColumn,
   type DossierListBody,
+  dossierColumnValue,
   dossierIdParamSchema,
   fieldSettingsOf,
   fieldTypeOf,
@@ -231,8 +234,8 @@ function pageLinks(items: VisibleItem[]): PageLinks {
 
 /** The value of one of the row's own columns, as the detail page shows it (dates as ISO text). */
 function dossierData(row: PageRow, data: unknown, summaryKey: string | undefined): ItemValue {
-  if (data === 'created_at' || data === 'modified_at') return row[data].toISOString();
-  if (data === 'created_by' || data === 'modified_by') return row[data];
+  if ((DOSSIER_COLUMNS as readonly unknown[]).includes(data))
+    return dossierColumnValue(row, data as DossierColumn);
   if (data === 'summary') return visibleSummary(row, summaryKey);
   if (data === 'dossier_id') return row.id;
   return undefined;
