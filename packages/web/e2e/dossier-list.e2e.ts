@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { buildDisplayItem } from '../../server/test/entity-factories';
 import { addMember, buildDefDossier, buildUser } from '../../server/test/factories';
 import { buildEveryTypeEntity, type EveryTypeEntity, insertDossiers } from './dossier-fixture';
 import {
@@ -317,6 +318,63 @@ test('owners beyond the first 500 members are shown by name, not by id', async (
     await page.goto(`/contentdossier/${id}`);
     await page.getByTestId('dossier-title').getByText('Owned by Zora').waitFor();
     await page.getByText('Zora Zwart').first().waitFor();
+  } finally {
+    await close();
+  }
+}, 120_000);
+
+test('columns of system fields show and sort on the creation date and the creator', async () => {
+  // an entity of its own, listing Name, Created (systemdate) and Creator (systemuser)
+  const visits = await buildEveryTypeEntity(stack.db, 'Visit');
+  const column = async (name: string, rank: number) =>
+    (
+      await buildDisplayItem(stack.db, visits.entity, {
+        dataFieldId: visits.fields[name].dataFieldId,
+        view: 'list',
+        rank,
+      })
+    ).id;
+  const created = await column('Created', 20);
+  const creator = await column('Creator', 21);
+  const ids = await insertDossiers(stack.db, visits, [
+    { Name: 'Second' },
+    { Name: 'First' },
+    { Name: 'Third' },
+  ]);
+  const made = [
+    ['2026-01-02T09:15:00Z', visits.adminUserId],
+    ['2026-01-01T09:15:00Z', visits.demoUserId],
+    ['2026-01-03T09:15:00Z', visits.adminUserId],
+  ] as const;
+  for (const [i, [at, by]] of made.entries())
+    await stack.db
+      .updateTable('content_dossier')
+      .set({ created_at: new Date(at), created_by: by, modified_by: by })
+      .where('id', '=', ids[i])
+      .execute();
+
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+    await page.goto(`/defdossier/${visits.entity.id}`);
+    await expectRows(page, 3, 3);
+    const cell = (row: number, item: number) =>
+      rows(page).nth(row).getByTestId(`dossier-cell-${item}`).textContent();
+    // newest first (by id): Third, First, Second; dates in Amsterdam time, users by name
+    await expect.poll(() => cell(1, created)).toBe('01-01-2026 10:15');
+    await expect.poll(() => cell(1, creator)).toBe('Demo User');
+    await expect.poll(() => cell(0, creator)).toBe('Demo Administrator');
+    await page.getByTestId(`dossier-sort-${creator}`).scrollIntoViewIfNeeded();
+    await screenshot(page, 'dossier-list-system-fields');
+
+    // sorting on Created puts the oldest first
+    await page.getByTestId(`dossier-sort-${created}`).click();
+    await page.waitForFunction(() => document.querySelector('[data-sort="asc"]'));
+    await expect.poll(() => cell(0, created)).toBe('01-01-2026 10:15');
+    await expect.poll(() => cell(2, created)).toBe('03-01-2026 10:15');
+  } catch (error) {
+    await screenshot(page, 'dossier-list-system-fields-failure');
+    throw error;
   } finally {
     await close();
   }
