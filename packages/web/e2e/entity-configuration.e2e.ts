@@ -35,12 +35,12 @@ async function createEntity(page: Page, name: string): Promise<number> {
   return Number(new URL(page.url()).pathname.split('/').pop());
 }
 
-/** A data field with a new base field, placed in the active tab by the auto-create dialog. */
-async function addDataField(page: Page, name: string, type: string) {
+/** A data field with a new base field of the type labelled `typeLabel`, placed in the active tab by the auto-create dialog. */
+async function addDataField(page: Page, name: string, typeLabel: string) {
   await page.getByTestId('designer-add-data-field').click();
   await page.getByTestId('data-field-name').fill(name);
   await page.getByTestId('data-field-create-base').check({ force: true });
-  await choose(page, 'data-field-new-type', type);
+  await choose(page, 'data-field-new-type', typeLabel);
   await page.getByTestId('field-modal-save').click();
   await page.getByTestId('auto-display-yes').click();
   await page.getByTestId('auto-display-yes').waitFor({ state: 'hidden' });
@@ -54,9 +54,9 @@ test('the admin configures a Client and a Case entity with fields, tabs, a link 
 
     // Client with text, date and list fields in the main tab
     const clientId = await createEntity(page, 'Client');
-    await addDataField(page, 'Name', 'text');
-    await addDataField(page, 'Birth date', 'date');
-    await addDataField(page, 'Status', 'list');
+    await addDataField(page, 'Name', 'Text');
+    await addDataField(page, 'Birth date', 'Date');
+    await addDataField(page, 'Status', 'List');
 
     // Three coloured options on the list field, through the base field editor
     const status = page.locator('[data-testid^="designer-item-"]', { hasText: 'Status' }).first();
@@ -84,8 +84,8 @@ test('the admin configures a Client and a Case entity with fields, tabs, a link 
     await page.getByTestId('position-save').click();
     const detailsTab = page.getByRole('tab', { name: /Details/ });
     await detailsTab.click();
-    await addDataField(page, 'Income', 'amount');
-    await addDataField(page, 'Owner', 'user');
+    await addDataField(page, 'Income', 'Amount');
+    await addDataField(page, 'Owner', 'User');
     const detailsPanel = page.getByRole('tabpanel');
     await expect(detailsPanel.textContent()).resolves.toContain('Income');
 
@@ -94,6 +94,37 @@ test('the admin configures a Client and a Case entity with fields, tabs, a link 
     const item = (label: string) =>
       page.locator('[data-testid^="designer-item-"]', { hasText: label }).first();
     await item('Birth date').waitFor();
+    // Items name their type and view in words, not by their identifiers
+    await expect(item('Birth date').textContent()).resolves.toContain('Date · Show and edit');
+
+    // The date's settings: labelled controls, weekdays and reminders instead of JSON text boxes
+    await item('Birth date').locator('[data-testid^="designer-cog-"]').click();
+    await page.getByTestId('cog-base').click();
+    const baseModal = page.getByTestId('base-field-modal');
+    await baseModal.getByRole('tab', { name: 'Misc' }).click();
+    await baseModal.getByText('Days that cannot be chosen').waitFor();
+    expect(await baseModal.getByText('restrict_days').count()).toBe(0);
+    expect(await page.getByTestId('settings-fields').locator('textarea').count()).toBe(0);
+    await page.getByTestId('setting-restrict_days').click({ force: true });
+    await page.getByRole('option', { name: 'Sunday', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('setting-deadline-add').click();
+    await page.getByTestId('setting-deadline-0-number').fill('3');
+    await choose(page, 'setting-deadline-0-unit', 'weeks');
+    await screenshot(page, 'entity-configuration-date-settings');
+    await page.getByTestId('base-field-save').click();
+    await page.getByTestId('base-field-save').waitFor({ state: 'hidden' });
+    const birthDate = await stack.db
+      .selectFrom('def_field')
+      .innerJoin('def_dossier_def_field', 'def_dossier_def_field.def_field_id', 'def_field.id')
+      .select('def_field.settings')
+      .where('def_dossier_def_field.def_dossier_id', '=', clientId)
+      .where('def_dossier_def_field.name', '=', 'Birth_date')
+      .executeTakeFirstOrThrow();
+    expect(birthDate.settings).toMatchObject({
+      restrict_days: [6],
+      deadline: [{ number: 3, type: 'week', when: 'before' }],
+    });
 
     // Drag Birth date next to Name: one row of two items, saved as rank and col
     const handle = await item('Birth date').locator('[data-testid^="designer-drag-"]').boundingBox();
@@ -153,7 +184,7 @@ test('the admin configures a Client and a Case entity with fields, tabs, a link 
     // Condition: Income shows only when Status is Active
     await page.goto(`/defdossier/conditions/${clientId}`);
     await page.getByTestId('condition-add').click();
-    await choose(page, 'condition-0-rule-0-field-0', 'Status (list)');
+    await choose(page, 'condition-0-rule-0-field-0', 'Status (List)');
     await choose(page, 'condition-0-rule-0-values-0', 'Active');
     await page.keyboard.press('Escape');
     await page.getByTestId('condition-0-action-0-items').click({ force: true });
@@ -174,7 +205,7 @@ test('the admin configures a Client and a Case entity with fields, tabs, a link 
     await page.goto(`/defdossier/edit/${clientId}`);
     await page.getByTestId('entity-tab-views').click();
     await choose(page, 'entity-setting-calendar_default', 'Month');
-    await choose(page, 'entity-setting-kanban_list_field', 'Status (list)');
+    await choose(page, 'entity-setting-kanban_list_field', 'Status (List)');
     await page.getByTestId('entity-form-save').click();
     const cookie = (await page.context().cookies()).map((entry) => `${entry.name}=${entry.value}`).join('; ');
     const statusField = await stack.db
@@ -224,6 +255,35 @@ test('the admin configures a Client and a Case entity with fields, tabs, a link 
     await choose(page, 'link-entity', 'Client');
     await page.getByTestId('link-save').click();
     await page.getByTestId('link-save').waitFor({ state: 'hidden' });
+
+    // "Duplicate" copies Client's Name base field onto a text field of Case, the one the admin picks
+    await addDataField(page, 'Title', 'Text');
+    const fieldOf = (entity: number, name: string) =>
+      stack.db
+        .selectFrom('def_dossier_def_field')
+        .select(['id', 'def_field_id'])
+        .where('def_dossier_id', '=', entity)
+        .where('name', '=', name)
+        .executeTakeFirstOrThrow();
+    const [clientName, caseTitle] = await Promise.all([fieldOf(clientId, 'Name'), fieldOf(caseId, 'Title')]);
+    expect(caseTitle.def_field_id).not.toBe(clientName.def_field_id);
+    await page.goto(`/fieldeditor/${clientId}`);
+    await item('Name').locator('[data-testid^="designer-cog-"]').click();
+    await page.getByTestId('cog-base').click();
+    await page.getByTestId('base-field-duplicate').click();
+    const duplicate = page.getByTestId('duplicate-modal');
+    // the fields that already use it are not offered: copying onto them would change nothing
+    await duplicate.getByTestId(`duplicate-target-${caseTitle.id}`).waitFor();
+    expect(await duplicate.getByTestId(`duplicate-target-${clientName.id}`).count()).toBe(0);
+    await duplicate.getByTestId(`duplicate-target-${caseTitle.id}`).check();
+    await page.getByTestId('duplicate-save').click();
+    await expect(duplicate.getByTestId('duplicate-success').textContent()).resolves.toContain(': 1');
+    await screenshot(page, 'entity-configuration-duplicate');
+    await duplicate.waitFor({ state: 'hidden' });
+    await expect
+      .poll(async () => (await fieldOf(caseId, 'Title')).def_field_id)
+      .toBe(clientName.def_field_id);
+    await page.keyboard.press('Escape');
 
     // The backlink appears on Client
     await page.goto(`/datastructure/${clientId}`);

@@ -1,4 +1,5 @@
 import {
+  ENTITY_MESSAGES,
   ENVIRONMENT_MESSAGES,
   FORBIDDEN_MESSAGE,
   LOGIN_MESSAGES,
@@ -36,6 +37,10 @@ const MESSAGE_KEYS: Record<string, string> = {
   [PASSWORD_UPDATE_REQUIRED]: 'password.update_text',
   [SERVICE_MESSAGES.databaseUnavailable]: 'common.service_unavailable',
   [SERVICE_MESSAGES.busy]: 'common.server_busy',
+  // the configuration's messages, admin.messages.<name of the message>
+  ...Object.fromEntries(
+    Object.entries(ENTITY_MESSAGES).map(([name, text]) => [text, `admin.messages.${name}`]),
+  ),
 };
 
 export function translateMessage(t: TFunction, message: string | null | undefined): string {

@@ -40,6 +40,7 @@ import { AdminOnly } from './admin-guard';
 import { itemLabel } from './designer/item-label';
 import { type Errors, GeneralError, serverErrors, validate } from './form-helpers';
 import { DESIGNER_VIEWS } from './grid';
+import { fieldTypeLabel } from './labels';
 
 export function ConditionsPage() {
   return (
@@ -303,7 +304,7 @@ function RuleEditor({
                 searchable
                 data={fieldItems.map((entry) => ({
                   value: String(entry.id),
-                  label: `${itemLabel(entry, locale)} (${entry.def_dossier_def_field?.def_field.type})`,
+                  label: `${itemLabel(entry, locale)} (${fieldTypeLabel(t, entry.def_dossier_def_field?.def_field.type ?? '')})`,
                 }))}
                 value={field.field === '' ? null : String(field.field)}
                 onChange={(next) => set({ field: next ? Number(next) : '', values: [] })}

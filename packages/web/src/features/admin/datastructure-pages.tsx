@@ -10,6 +10,7 @@ import { NotFoundPage } from '../../app/not-found-page';
 import { entityName, useDataFields, useEntities, useEntity, useLinks, useRefreshAdmin } from './admin-api';
 import { AdminOnly } from './admin-guard';
 import { DataFieldModal } from './data-field-modal';
+import { fieldTypeLabel } from './labels';
 import { LinkFieldModal } from './link-field-modal';
 
 export function DatastructurePage() {
@@ -181,7 +182,7 @@ export function EntityStructure() {
             <Table.Tr key={field.id} onClick={() => setDataField(field.id)} style={{ cursor: 'pointer' }}>
               <Table.Td>{field.name}</Table.Td>
               <Table.Td>{field.def_field.name}</Table.Td>
-              <Table.Td>{field.def_field.type}</Table.Td>
+              <Table.Td>{fieldTypeLabel(t, field.def_field.type)}</Table.Td>
               <Table.Td>{field.obligatory ? '✓' : ''}</Table.Td>
             </Table.Tr>
           ))}

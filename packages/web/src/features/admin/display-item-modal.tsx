@@ -2,59 +2,98 @@ import {
   DISPLAY_VIEWS,
   type DisplayItem,
   DOSSIER_DATA_KEYS,
+  displayItemCreateSchema,
   ENTITY_MESSAGES,
+  idSchema,
   PERMISSION_TYPES,
+  parseFieldSettings,
 } from '@dossierbase/core';
-import {
-  Alert,
-  Box,
-  Button,
-  Checkbox,
-  Group,
-  Modal,
-  NumberInput,
-  Radio,
-  ScrollArea,
-  Select,
-  SimpleGrid,
-  Stack,
-  Tabs,
-  Text,
-  Textarea,
-  TextInput,
-} from '@mantine/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Alert, Box, Button, Group, Radio, ScrollArea, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { useLocale } from '../../app/locale-provider';
+import { translateMessage } from '../../i18n/messages';
 import { useEnvironment } from '../environments/environment-store';
 import {
   createItem,
   deleteItem,
   newUuid,
   patchItem,
-  pickTranslation,
   useCustomViews,
   useDataFields,
   useLinks,
   usePositions,
-  useRefreshAdmin,
   useRoles,
 } from './admin-api';
+import { formError, nestedMessages, useAdminMutation } from './admin-form';
+import { AdminModal } from './admin-modal';
 import {
-  type Errors,
-  environmentCultures,
-  GeneralError,
-  sanitiseInformation,
-  serverErrors,
-} from './form-helpers';
+  FormIdChecks,
+  FormNumberInput,
+  FormRadioGroup,
+  FormSelect,
+  FormTextarea,
+  FormTextInput,
+} from './form-controls';
+import { sanitiseInformation } from './form-helpers';
 import { DESIGNER_VIEWS, layoutInvalid } from './grid';
-import { SaveCancelButtons } from './save-cancel-buttons';
-import { SettingsFields } from './settings-fields';
+import { dataFieldLabel, dossierDataLabel, positionLabel, viewLabel } from './labels';
+import { checkSettings } from './settings/check-settings';
+import { DISPLAY_ITEM_SETTINGS } from './settings/setting-controls';
+import { SettingsFields } from './settings/settings-fields';
+import { useCultures } from './translations';
 
-type Source = 'field' | 'link' | 'block' | 'dossier_data';
-type Label = { name: string; informationtext: string; pretext: string };
+const SOURCES = ['field', 'link', 'block', 'dossier_data'] as const;
+type Source = (typeof SOURCES)[number];
+const core = displayItemCreateSchema.shape;
+const label = z.object({ name: z.string().max(255), informationtext: z.string(), pretext: z.string() });
+type Label = z.infer<typeof label>;
+const EMPTY_LABEL: Label = { name: '', informationtext: '', pretext: '' };
 
+/** `settingsType()` is the type of the chosen field ('link' for a link), known from the loaded fields. */
+function itemSchema(settingsType: () => string | undefined) {
+  return z
+    .object({
+      labels: z.record(z.string(), label),
+      source: z.enum(SOURCES),
+      defDossierDefField: idSchema.nullable(),
+      defDossierLink: idSchema.nullable(),
+      dossierData: z.enum(DOSSIER_DATA_KEYS),
+      view: core.view,
+      displayPosition: idSchema.nullable(),
+      col: core.col,
+      colspan: core.colspan,
+      rank: core.rank,
+      roles: core.roles,
+      permissions_type: core.permissions_type,
+      settings: core.settings,
+    })
+    .superRefine((values, ctx) => {
+      const missing =
+        (values.source === 'field' && values.defDossierDefField === null && 'defDossierDefField') ||
+        (values.source === 'link' && values.defDossierLink === null && 'defDossierLink');
+      if (missing)
+        ctx.addIssue({ code: 'custom', message: ENTITY_MESSAGES.chooseFieldOrLink, path: [missing] });
+      const type = settingsType();
+      if (type) checkSettings(type, values.settings, 'override', ctx);
+    });
+}
+type Values = z.input<ReturnType<typeof itemSchema>>;
+type Saved = z.output<ReturnType<typeof itemSchema>>;
+
+function sourceOf(item: DisplayItem | null | undefined): Source {
+  if (item?.def_dossier_link) return 'link';
+  if (item?.def_dossier_def_field) return 'field';
+  if (item?.settings?.dossier_data) return 'dossier_data';
+  if (item?.settings?.block) return 'block';
+  return 'field';
+}
+
+/** Adds or edits a display item: its labels, what it shows, where, for which roles, with which settings. */
 export function DisplayItemModal({
   opened,
   onClose,
@@ -72,40 +111,26 @@ export function DisplayItemModal({
 }) {
   const { t } = useTranslation();
   const { locale } = useLocale();
-  const environmentRecord = useEnvironment();
-  const environment = environmentRecord?.id ?? 0;
-  const cultures = environmentCultures(environmentRecord?.locales);
-  const refresh = useRefreshAdmin();
+  const environment = useEnvironment();
+  const cultures = useCultures();
   const { data: fields = [] } = useDataFields(defDossier);
   const { data: links = [] } = useLinks(defDossier);
   const { data: positions = [] } = usePositions(defDossier);
   const { data: customViews = [] } = useCustomViews(defDossier);
   const { data: roles = [] } = useRoles();
   const [tab, setTab] = useState<string | null>('labels');
-  const [labels, setLabels] = useState<Record<string, Label>>({});
-  const [source, setSource] = useState<Source>('field');
-  const [fieldId, setFieldId] = useState<string | null>(null);
-  const [linkId, setLinkId] = useState<string | null>(null);
-  const [dossierData, setDossierData] = useState<string | null>('summary');
-  const [block, setBlock] = useState('');
-  const [view, setView] = useState<string>('show/edit');
-  const [position, setPosition] = useState<string | null>(null);
-  const [col, setCol] = useState<number | string>(1);
-  const [colspan, setColspan] = useState<number | string>(12);
-  const [rank, setRank] = useState<number | string>(1);
-  const [chosenRoles, setChosenRoles] = useState<number[]>([]);
-  const [permissionsType, setPermissionsType] = useState<string>('EXCLUDE_SELECTED_ROLES');
-  const [settings, setSettings] = useState<Record<string, unknown>>({});
-  const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
+  const settingsType = useRef<string | undefined>(undefined);
+  const [schema] = useState(() => itemSchema(() => settingsType.current));
+  const form = useForm<Values, unknown, Saved>({ resolver: zodResolver(schema), mode: 'onChange' });
+  const { errors } = form.formState;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: cultures come from the environment, read when opening
   useEffect(() => {
     if (!opened) return;
     setTab('labels');
-    setErrors({});
-    setLabels(
-      Object.fromEntries(
+    const settings = item?.settings ?? {};
+    form.reset({
+      labels: Object.fromEntries(
         cultures.map((culture) => {
           const tr = item?.translations.find((entry) => entry.culture === culture);
           return [
@@ -118,391 +143,370 @@ export function DisplayItemModal({
           ];
         }),
       ),
-    );
-    const s = item?.settings ?? {};
-    setSource(
-      item?.def_dossier_link
-        ? 'link'
-        : item?.def_dossier_def_field
-          ? 'field'
-          : s.dossier_data
-            ? 'dossier_data'
-            : s.block
-              ? 'block'
-              : 'field',
-    );
-    setFieldId(item?.def_dossier_def_field ? String(item.def_dossier_def_field.id) : null);
-    setLinkId(item?.def_dossier_link ? String(item.def_dossier_link.id) : null);
-    setDossierData(typeof s.dossier_data === 'string' ? s.dossier_data : 'summary');
-    setBlock(s.block ? String(s.block) : '');
-    setView(item?.view ?? 'show/edit');
-    setPosition(
-      item?.display_position_id
-        ? String(item.display_position_id)
-        : defaultPosition
-          ? String(defaultPosition)
-          : null,
-    );
-    setCol(item?.col ?? 1);
-    setColspan(item?.colspan ?? 12);
-    setRank(item?.rank ?? defaultRank);
-    setChosenRoles(item?.roles.map((entry) => entry.role.id) ?? []);
-    setPermissionsType(item?.permissions_type ?? 'EXCLUDE_SELECTED_ROLES');
-    setSettings(s);
+      source: sourceOf(item),
+      defDossierDefField: item?.def_dossier_def_field?.id ?? null,
+      defDossierLink: item?.def_dossier_link?.id ?? null,
+      dossierData: (DOSSIER_DATA_KEYS as readonly string[]).includes(String(settings.dossier_data))
+        ? (settings.dossier_data as Values['dossierData'])
+        : 'summary',
+      view: item?.view ?? 'show/edit',
+      displayPosition: item?.display_position_id ?? defaultPosition ?? null,
+      col: item?.col ?? 1,
+      colspan: item?.colspan ?? 12,
+      rank: item?.rank ?? defaultRank,
+      roles: item?.roles.map((entry) => entry.role.id) ?? [],
+      permissions_type: item?.permissions_type ?? 'EXCLUDE_SELECTED_ROLES',
+      settings,
+    });
   }, [opened, item?.id, defaultPosition, defaultRank]);
 
-  const chosenField = fields.find((field) => String(field.id) === fieldId);
-  const settingsType =
-    source === 'link' ? 'link' : source === 'field' ? chosenField?.def_field.type : undefined;
-  const locationView = (DESIGNER_VIEWS as readonly string[]).includes(view);
-  const badLayout =
-    layoutInvalid({ col, colspan, rank }) || !!errors.col || !!errors.colspan || !!errors.rank;
+  const [source, fieldId, linkId, view, col, colspan, rank, labels] = form.watch([
+    'source',
+    'defDossierDefField',
+    'defDossierLink',
+    'view',
+    'col',
+    'colspan',
+    'rank',
+    'labels',
+  ]);
+  const chosenField = fields.find((field) => field.id === fieldId);
+  const chosenLink = links.find((link) => link.id === linkId);
+  const type = source === 'link' ? 'link' : source === 'field' ? chosenField?.def_field.type : undefined;
+  settingsType.current = type;
+  const inherited =
+    source === 'link'
+      ? parseFieldSettings('link', chosenLink?.settings)
+      : chosenField
+        ? parseFieldSettings(chosenField.def_field.type, chosenField.def_field.settings, chosenField.settings)
+        : {};
+  const locationView = (DESIGNER_VIEWS as readonly string[]).includes(view ?? '');
+  const badLayout = layoutInvalid({ col, colspan, rank }) || !!(errors.col || errors.colspan || errors.rank);
 
-  const save = async () => {
-    const next: Errors = {};
-    if (source === 'field' && !fieldId) next.defDossierDefField = ENTITY_MESSAGES.chooseFieldOrLink;
-    if (source === 'link' && !linkId) next.defDossierLink = ENTITY_MESSAGES.chooseFieldOrLink;
-    if (layoutInvalid({ col, colspan, rank })) {
-      for (const [key, value] of Object.entries({ col, colspan, rank })) {
-        if (typeof value !== 'number' || value < 0) next[key] = ENTITY_MESSAGES.notBelowZero;
-      }
-    }
-    if (Object.keys(next).length) {
-      setErrors(next);
-      setTab(next.col || next.colspan || next.rank ? 'layout' : 'field');
-      return;
-    }
-    const cleanSettings = { ...settings };
-    delete cleanSettings.block;
-    delete cleanSettings.dossier_data;
-    if (source === 'block') cleanSettings.block = block;
-    if (source === 'dossier_data') cleanSettings.dossier_data = dossierData;
-    const body = {
-      view,
-      col: Number(col),
-      colspan: Number(colspan),
-      rank: Number(rank),
-      rowspan: 0,
-      roles: chosenRoles,
-      permissions_type: permissionsType,
-      defaultPermissionType: '',
-      translations: cultures.map((culture) => {
-        const label = labels[culture] ?? { name: '', informationtext: '', pretext: '' };
-        return {
-          culture,
-          name: label.name,
-          settings: {
-            informationtext: sanitiseInformation(label.informationtext),
-            pretext: sanitiseInformation(label.pretext),
-          },
-        };
-      }),
-      settings: cleanSettings,
-      defDossierDefField: source === 'field' && fieldId ? Number(fieldId) : null,
-      defDossierLink: source === 'link' && linkId ? Number(linkId) : null,
-    };
-    setBusy(true);
-    try {
-      if (item) await patchItem('displayitem', item.id, body);
-      else
-        await createItem('displayitem', {
-          ...body,
-          environment,
-          defDossier,
-          uuid: newUuid(),
-          displayPosition: locationView && position ? Number(position) : null,
-        });
-      await refresh();
-      setTimeout(onClose, 300);
-    } catch (error) {
-      const server = serverErrors(error, t);
-      setErrors(server);
-      if (server.col || server.colspan || server.rank) setTab('layout');
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const remove = async () => {
-    if (!item) return;
-    try {
-      await deleteItem('displayitem', item.id);
-      await refresh();
-      onClose();
-    } catch (error) {
-      setErrors(serverErrors(error, t));
-    }
-  };
-
-  const setLabel = (culture: string, key: keyof Label, value: string) =>
-    setLabels((all) => ({
-      ...all,
-      [culture]: { ...(all[culture] ?? { name: '', informationtext: '', pretext: '' }), [key]: value },
-    }));
+  const save = useAdminMutation(
+    form,
+    (values: Saved) => {
+      const settings: Record<string, unknown> = { ...values.settings };
+      delete settings.block;
+      delete settings.dossier_data;
+      if (values.source === 'block' && item?.settings?.block) settings.block = item.settings.block;
+      if (values.source === 'dossier_data') settings.dossier_data = values.dossierData;
+      const body = {
+        view: values.view,
+        col: values.col,
+        colspan: values.colspan,
+        rank: values.rank,
+        rowspan: 0,
+        roles: values.roles,
+        permissions_type: values.permissions_type,
+        defaultPermissionType: '',
+        translations: cultures.map((culture) => {
+          const text = values.labels[culture] ?? EMPTY_LABEL;
+          return {
+            culture,
+            name: text.name,
+            settings: {
+              informationtext: sanitiseInformation(text.informationtext),
+              pretext: sanitiseInformation(text.pretext),
+            },
+          };
+        }),
+        settings,
+        defDossierDefField: values.source === 'field' ? values.defDossierDefField : null,
+        defDossierLink: values.source === 'link' ? values.defDossierLink : null,
+      };
+      return item
+        ? patchItem('displayitem', item.id, body)
+        : createItem('displayitem', {
+            ...body,
+            environment: environment?.id,
+            defDossier,
+            uuid: newUuid(),
+            displayPosition: locationView ? values.displayPosition : null,
+          });
+    },
+    // The spec closes the editor a moment after the saved item shows in the designer.
+    { onSuccess: () => setTimeout(onClose, 300) },
+  );
+  const remove = useAdminMutation(form, (id: number) => deleteItem('displayitem', id), {
+    onSuccess: onClose,
+  });
 
   const views = [...DISPLAY_VIEWS, ...customViews.map((custom) => custom.view_name)];
   return (
-    <Modal
+    <AdminModal
       opened={opened}
       onClose={onClose}
       size="xl"
       title={item ? `${t('admin.display.edit_title')} #${item.id}` : t('admin.display.add_title')}
-      data-testid="display-modal"
+      testId="display-modal"
+      onSubmit={form.handleSubmit(
+        (values) => save.mutate(values),
+        (invalid) =>
+          setTab(
+            invalid.col || invalid.colspan || invalid.rank
+              ? 'layout'
+              : invalid.settings
+                ? 'settings'
+                : invalid.defDossierDefField || invalid.defDossierLink
+                  ? 'field'
+                  : 'labels',
+          ),
+      )}
+      pending={save.isPending || remove.isPending}
+      error={formError(form)}
+      saveTestId="display-save"
+      actions={
+        item && (
+          <Button
+            color="red"
+            variant="light"
+            loading={remove.isPending}
+            onClick={() => remove.mutate(item.id)}
+            data-testid="display-delete"
+          >
+            {t('admin.delete')}
+          </Button>
+        )
+      }
     >
-      <Stack>
-        <GeneralError errors={errors} />
-        <Tabs value={tab} onChange={setTab}>
-          <Tabs.List>
-            <Tabs.Tab value="labels">{t('admin.tabs.labels')}</Tabs.Tab>
+      <Tabs value={tab} onChange={setTab}>
+        <Tabs.List>
+          <Tabs.Tab value="labels">{t('admin.tabs.labels')}</Tabs.Tab>
+          <Tabs.Tab
+            value="field"
+            rightSection={
+              errors.defDossierDefField || errors.defDossierLink ? (
+                <IconAlertCircle size={14} color="red" />
+              ) : null
+            }
+          >
+            {t('admin.tabs.field')}
+          </Tabs.Tab>
+          <Tabs.Tab
+            value="layout"
+            rightSection={
+              badLayout ? <IconAlertCircle size={14} color="red" data-testid="layout-error" /> : null
+            }
+            data-testid="display-tab-layout"
+          >
+            {t('admin.tabs.layout')}
+          </Tabs.Tab>
+          <Tabs.Tab value="permissions">{t('admin.tabs.permissions')}</Tabs.Tab>
+          {type && (
             <Tabs.Tab
-              value="field"
-              rightSection={
-                errors.defDossierDefField || errors.defDossierLink ? (
-                  <IconAlertCircle size={14} color="red" />
-                ) : null
-              }
+              value="settings"
+              rightSection={errors.settings ? <IconAlertCircle size={14} color="red" /> : null}
             >
-              {t('admin.tabs.field')}
+              {t('admin.tabs.settings')}
             </Tabs.Tab>
-            <Tabs.Tab
-              value="layout"
-              rightSection={
-                badLayout ? <IconAlertCircle size={14} color="red" data-testid="layout-error" /> : null
-              }
-              data-testid="display-tab-layout"
-            >
-              {t('admin.tabs.layout')}
-            </Tabs.Tab>
-            <Tabs.Tab value="permissions">{t('admin.tabs.permissions')}</Tabs.Tab>
-            {settingsType && <Tabs.Tab value="settings">{t('admin.tabs.settings')}</Tabs.Tab>}
-          </Tabs.List>
-          <Tabs.Panel value="labels" pt="sm">
-            <Stack>
-              {cultures.map((culture) => {
-                const label = labels[culture] ?? { name: '', informationtext: '', pretext: '' };
-                return (
-                  <Box key={culture}>
-                    <Text fw={600} size="sm">
-                      {culture}
-                    </Text>
-                    <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                      <Stack gap="xs">
-                        <TextInput
-                          label={t('admin.display.label')}
-                          value={label.name}
-                          onChange={(event) => setLabel(culture, 'name', event.currentTarget.value)}
-                          data-testid={`display-label-${culture}`}
-                        />
-                        <Textarea
-                          label={t('admin.display.information_text')}
-                          autosize
-                          minRows={2}
-                          value={label.informationtext}
-                          onChange={(event) =>
-                            setLabel(culture, 'informationtext', event.currentTarget.value)
-                          }
-                        />
-                        <Textarea
-                          label={t('admin.display.pretext')}
-                          autosize
-                          minRows={2}
-                          value={label.pretext}
-                          onChange={(event) => setLabel(culture, 'pretext', event.currentTarget.value)}
-                        />
-                      </Stack>
-                      <Box>
-                        <Text size="xs" c="dimmed">
-                          {t('admin.display.preview')}
-                        </Text>
-                        <Box
-                          p="xs"
-                          style={{
-                            border: '1px solid var(--mantine-color-gray-3)',
-                            borderRadius: 4,
-                            minHeight: 60,
-                          }}
-                          data-testid={`display-preview-${culture}`}
-                          // Sanitised with DOMPurify to the contract's tags and attributes.
-                          // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised above
-                          dangerouslySetInnerHTML={{
-                            __html: sanitiseInformation(`${label.pretext}<br/>${label.informationtext}`),
-                          }}
-                        />
-                      </Box>
-                    </SimpleGrid>
-                  </Box>
-                );
-              })}
-            </Stack>
-          </Tabs.Panel>
-          <Tabs.Panel value="field" pt="sm">
-            <Stack>
-              <Radio.Group
-                value={source}
-                onChange={(next) => setSource(next as Source)}
-                label={t('admin.display.source')}
-              >
-                <Group mt="xs">
-                  <Radio value="field" label={t('admin.data_field.title')} disabled={!!item} />
-                  <Radio value="link" label={t('admin.link.title')} disabled={!!item} />
-                  <Radio value="block" label={t('admin.display.block')} disabled={!!item} />
-                  <Radio value="dossier_data" label={t('admin.display.dossier_data')} disabled={!!item} />
-                </Group>
-              </Radio.Group>
-              {source === 'field' && (
-                <Select
-                  label={t('admin.data_field.title')}
-                  searchable
-                  data={fields.map((field) => ({
-                    value: String(field.id),
-                    label: `${field.name} (${field.def_field.type})`,
-                  }))}
-                  value={fieldId}
-                  onChange={setFieldId}
-                  error={errors.defDossierDefField}
-                  data-testid="display-field-picker"
-                />
-              )}
-              {source === 'link' && (
-                <Select
-                  label={t('admin.link.title')}
-                  searchable
-                  data={links.map((link) => ({ value: String(link.id), label: link.name }))}
-                  value={linkId}
-                  onChange={setLinkId}
-                  error={errors.defDossierLink}
-                  data-testid="display-link-picker"
-                />
-              )}
-              {source === 'block' && (
-                <TextInput
-                  label={t('admin.display.block')}
-                  value={block}
-                  onChange={(event) => setBlock(event.currentTarget.value)}
-                />
-              )}
-              {source === 'dossier_data' && (
-                <Select
-                  label={t('admin.display.dossier_data')}
-                  data={[...DOSSIER_DATA_KEYS]}
-                  value={dossierData}
-                  onChange={setDossierData}
-                />
-              )}
-            </Stack>
-          </Tabs.Panel>
-          <Tabs.Panel value="layout" pt="sm">
-            <Stack>
-              <Select
-                label={t('admin.display.view')}
-                data={views}
-                value={view}
-                onChange={(next) => setView(next ?? 'show/edit')}
-                disabled={!!item}
-                error={errors.view}
-                data-testid="display-view"
-              />
-              {locationView && (
-                <Select
-                  label={t('admin.display.position')}
-                  data={positions.map((p) => ({
-                    value: String(p.id),
-                    label: `${pickTranslation(p.translations, locale)?.name ?? p.type} (${p.type})`,
-                  }))}
-                  value={position}
-                  onChange={setPosition}
-                  disabled={!!item}
-                  description={item ? ENTITY_MESSAGES.locationFixed : undefined}
-                  error={errors.displayPosition}
-                  data-testid="display-position"
-                />
-              )}
-              <SimpleGrid cols={3}>
-                <NumberInput
-                  label={t('admin.display.col')}
-                  value={col}
-                  onChange={setCol}
-                  error={errors.col}
-                  data-testid="display-col"
-                />
-                <NumberInput
-                  label={t('admin.display.colspan')}
-                  value={colspan}
-                  max={12}
-                  onChange={setColspan}
-                  error={errors.colspan}
-                  data-testid="display-colspan"
-                />
-                <NumberInput
-                  label={t('admin.rank')}
-                  value={rank}
-                  onChange={setRank}
-                  error={errors.rank}
-                  data-testid="display-rank"
-                />
-              </SimpleGrid>
-            </Stack>
-          </Tabs.Panel>
-          <Tabs.Panel value="permissions" pt="sm">
-            <Stack>
-              <Radio.Group
-                value={permissionsType}
-                onChange={setPermissionsType}
-                label={t('admin.display.permission_type')}
-              >
-                <Group mt="xs">
-                  {PERMISSION_TYPES.map((value) => (
-                    <Radio key={value} value={value} label={t(`admin.display.permission_types.${value}`)} />
-                  ))}
-                </Group>
-              </Radio.Group>
-              <ScrollArea.Autosize mah={250}>
-                <Stack gap={4}>
-                  {roles.map((role) => (
-                    <Checkbox
-                      key={role.id}
-                      label={role.name}
-                      checked={chosenRoles.includes(role.id)}
-                      onChange={(event) =>
-                        setChosenRoles((list) =>
-                          event.currentTarget.checked
-                            ? [...list, role.id]
-                            : list.filter((id) => id !== role.id),
-                        )
-                      }
-                    />
-                  ))}
-                </Stack>
-              </ScrollArea.Autosize>
-            </Stack>
-          </Tabs.Panel>
-          {settingsType && (
-            <Tabs.Panel value="settings" pt="sm">
-              <Stack>
-                <Checkbox
-                  label={t('admin.display.show_info_direct')}
-                  checked={settings.show_info_direct === true}
-                  onChange={(event) =>
-                    setSettings({ ...settings, show_info_direct: event.currentTarget.checked })
-                  }
-                />
-                <SettingsFields type={settingsType} value={settings} onChange={setSettings} errors={errors} />
-              </Stack>
-            </Tabs.Panel>
           )}
-        </Tabs>
-        {item && !locationView && <Alert color="gray">{ENTITY_MESSAGES.locationFixed}</Alert>}
-        <Group justify="space-between">
-          <div>
-            {item && (
-              <Button color="red" variant="light" onClick={remove} data-testid="display-delete">
-                {t('admin.delete')}
-              </Button>
+        </Tabs.List>
+        <Tabs.Panel value="labels" pt="sm">
+          <Stack>
+            {cultures.map((culture) => {
+              const text = labels?.[culture] ?? EMPTY_LABEL;
+              return (
+                <Box key={culture}>
+                  <Text fw={600} size="sm">
+                    {culture}
+                  </Text>
+                  <SimpleGrid cols={{ base: 1, sm: 2 }}>
+                    <Stack gap="xs">
+                      <FormTextInput
+                        control={form.control}
+                        name={`labels.${culture}.name`}
+                        label={t('admin.display.label')}
+                        data-testid={`display-label-${culture}`}
+                      />
+                      <FormTextarea
+                        control={form.control}
+                        name={`labels.${culture}.informationtext`}
+                        label={t('admin.display.information_text')}
+                        autosize
+                        minRows={2}
+                      />
+                      <FormTextarea
+                        control={form.control}
+                        name={`labels.${culture}.pretext`}
+                        label={t('admin.display.pretext')}
+                        autosize
+                        minRows={2}
+                      />
+                    </Stack>
+                    <Box>
+                      <Text size="xs" c="dimmed">
+                        {t('admin.display.preview')}
+                      </Text>
+                      <Box
+                        p="xs"
+                        style={{
+                          border: '1px solid var(--mantine-color-gray-3)',
+                          borderRadius: 4,
+                          minHeight: 60,
+                        }}
+                        data-testid={`display-preview-${culture}`}
+                        // Sanitised with DOMPurify to the contract's tags and attributes.
+                        // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised above
+                        dangerouslySetInnerHTML={{
+                          __html: sanitiseInformation(`${text.pretext}<br/>${text.informationtext}`),
+                        }}
+                      />
+                    </Box>
+                  </SimpleGrid>
+                </Box>
+              );
+            })}
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="field" pt="sm">
+          <Stack>
+            <Controller
+              control={form.control}
+              name="source"
+              render={({ field }) => (
+                <Radio.Group value={field.value} onChange={field.onChange} label={t('admin.display.source')}>
+                  <Group mt="xs">
+                    <Radio value="field" label={t('admin.data_field.title')} disabled={!!item} />
+                    <Radio value="link" label={t('admin.link.title')} disabled={!!item} />
+                    {/* Blocks do not exist yet: an item can show one only if it already does. */}
+                    {field.value === 'block' && (
+                      <Radio value="block" label={t('admin.display.block')} disabled />
+                    )}
+                    <Radio value="dossier_data" label={t('admin.display.dossier_data')} disabled={!!item} />
+                  </Group>
+                </Radio.Group>
+              )}
+            />
+            {source === 'field' && (
+              <FormSelect
+                control={form.control}
+                name="defDossierDefField"
+                numeric
+                label={t('admin.data_field.title')}
+                searchable
+                data={fields.map((field) => ({ value: String(field.id), label: dataFieldLabel(t, field) }))}
+                data-testid="display-field-picker"
+              />
             )}
-          </div>
-          <SaveCancelButtons onCancel={onClose} onSave={save} busy={busy} saveTestId="display-save" />
-        </Group>
-      </Stack>
-    </Modal>
+            {source === 'link' && (
+              <FormSelect
+                control={form.control}
+                name="defDossierLink"
+                numeric
+                label={t('admin.link.title')}
+                searchable
+                data={links.map((link) => ({ value: String(link.id), label: link.name }))}
+                data-testid="display-link-picker"
+              />
+            )}
+            {source === 'dossier_data' && (
+              <FormSelect
+                control={form.control}
+                name="dossierData"
+                label={t('admin.display.dossier_data')}
+                allowDeselect={false}
+                data={DOSSIER_DATA_KEYS.map((key) => ({ value: key, label: dossierDataLabel(t, key) }))}
+                data-testid="display-dossier-data"
+              />
+            )}
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="layout" pt="sm">
+          <Stack>
+            <FormSelect
+              control={form.control}
+              name="view"
+              label={t('admin.display.view')}
+              allowDeselect={false}
+              data={views.map((entry) => ({ value: entry, label: viewLabel(t, entry) }))}
+              disabled={!!item}
+              data-testid="display-view"
+            />
+            {locationView && (
+              <FormSelect
+                control={form.control}
+                name="displayPosition"
+                numeric
+                label={t('admin.display.position')}
+                data={positions.map((p) => ({ value: String(p.id), label: positionLabel(t, p, locale) }))}
+                disabled={!!item}
+                description={item ? translateMessage(t, ENTITY_MESSAGES.locationFixed) : undefined}
+                data-testid="display-position"
+              />
+            )}
+            <SimpleGrid cols={3}>
+              <FormNumberInput
+                control={form.control}
+                name="col"
+                label={t('admin.display.col')}
+                data-testid="display-col"
+              />
+              <FormNumberInput
+                control={form.control}
+                name="colspan"
+                label={t('admin.display.colspan')}
+                max={12}
+                data-testid="display-colspan"
+              />
+              <FormNumberInput
+                control={form.control}
+                name="rank"
+                label={t('admin.rank')}
+                data-testid="display-rank"
+              />
+            </SimpleGrid>
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="permissions" pt="sm">
+          <Stack>
+            <FormRadioGroup
+              control={form.control}
+              name="permissions_type"
+              label={t('admin.display.permission_type')}
+              options={PERMISSION_TYPES.map((value) => ({
+                value,
+                label: t(`admin.display.permission_types.${value}`),
+              }))}
+            />
+            <ScrollArea.Autosize mah={250}>
+              <Stack gap={4}>
+                <FormIdChecks
+                  control={form.control}
+                  name="roles"
+                  items={roles.map((role) => ({ id: role.id, label: role.name }))}
+                />
+              </Stack>
+            </ScrollArea.Autosize>
+          </Stack>
+        </Tabs.Panel>
+        {type && (
+          <Tabs.Panel value="settings" pt="sm">
+            <Controller
+              control={form.control}
+              name="settings"
+              render={({ field: settings }) => (
+                <SettingsFields
+                  type={type}
+                  value={settings.value ?? {}}
+                  onChange={settings.onChange}
+                  inherited={inherited}
+                  extra={DISPLAY_ITEM_SETTINGS}
+                  errors={nestedMessages(errors.settings, t)}
+                  context={{
+                    entity: defDossier,
+                    child: chosenLink?.child_def_dossier_id,
+                    baseField: chosenField?.def_field.id,
+                  }}
+                />
+              )}
+            />
+          </Tabs.Panel>
+        )}
+      </Tabs>
+      {item && !locationView && (
+        <Alert color="gray">{translateMessage(t, ENTITY_MESSAGES.locationFixed)}</Alert>
+      )}
+    </AdminModal>
   );
 }

@@ -42,7 +42,9 @@ import {
 } from './admin-api';
 import { AdminOnly } from './admin-guard';
 import { AddressLookupPanel, HiddenFieldsSelect, ViewSettingsPanel } from './entity-view-settings';
-import { type Errors, environmentCultures, GeneralError, serverErrors, validate } from './form-helpers';
+import { type Errors, GeneralError, serverErrors, validate } from './form-helpers';
+import { permissionActionLabel } from './labels';
+import { useCultures } from './translations';
 import {
   type AddressLookup,
   readAddressLookup,
@@ -67,7 +69,7 @@ function EntityEdit() {
   const id = Number(useParams().id) || 0;
   const environmentRecord = useEnvironment();
   const environment = environmentRecord?.id ?? 0;
-  const cultures = environmentCultures(environmentRecord?.locales);
+  const cultures = useCultures();
   const refresh = useRefreshAdmin();
   const { data: entity, isLoading, error: entityError } = useEntity(id);
   const { data: roles = [] } = useRoles();
@@ -337,7 +339,7 @@ function EntityEdit() {
                   <Table.Th>{t('admin.role')}</Table.Th>
                   {PERMISSION_ACTIONS.map((action) => (
                     <Table.Th key={action} style={{ fontSize: 11 }}>
-                      {action}
+                      {permissionActionLabel(t, action)}
                     </Table.Th>
                   ))}
                 </Table.Tr>
@@ -350,7 +352,7 @@ function EntityEdit() {
                       <Table.Td key={action}>
                         <Checkbox
                           size="xs"
-                          aria-label={`${role.name} ${action}`}
+                          aria-label={`${role.name} ${permissionActionLabel(t, action)}`}
                           checked={(matrix[role.id] ?? []).includes(action)}
                           onChange={(event) => toggle(role.id, action, event.currentTarget.checked)}
                           data-testid={`permission-${role.id}-${action}`}

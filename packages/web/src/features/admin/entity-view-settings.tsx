@@ -1,9 +1,10 @@
-import type { DefDossierDefField, DisplayItem } from '@dossierbase/core';
+import type { DisplayItem } from '@dossierbase/core';
 import { MultiSelect, Paper, Select, SimpleGrid, Stack, Switch, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '../../app/locale-provider';
 import { useCustomViews, useDataFields, useDisplayItems, useLinks } from './admin-api';
 import { itemLabel } from './designer/item-label';
+import { dataFieldLabel, viewLabel } from './labels';
 import {
   ADDRESS_ITEM_KEYS,
   type AddressLookup,
@@ -13,11 +14,6 @@ import {
 } from './view-settings';
 
 type Option = { value: string; label: string };
-
-const fieldOption = (field: DefDossierDefField): Option => ({
-  value: String(field.id),
-  label: `${field.name} (${field.def_field?.type ?? '?'})`,
-});
 
 export function ViewSettingsPanel({
   entityId,
@@ -38,7 +34,10 @@ export function ViewSettingsPanel({
       return ['week', 'month'].map((value) => ({ value, label: t(`admin.view_settings.${value}`) }));
     if (source === 'link') return links.map((link) => ({ value: String(link.id), label: link.name }));
     if (source === 'view') return views.map((view) => ({ value: view.view_name, label: view.view_name }));
-    return fieldsFor(source, fields).map(fieldOption);
+    return fieldsFor(source, fields).map((field) => ({
+      value: String(field.id),
+      label: dataFieldLabel(t, field),
+    }));
   };
 
   return (
@@ -78,11 +77,15 @@ export function ViewSettingsPanel({
 }
 
 function useItemOptions(entityId: number, editOnly: boolean): Option[] {
+  const { t } = useTranslation();
   const { locale } = useLocale();
   const { data: items = [] } = useDisplayItems(entityId);
   return items
     .filter((item: DisplayItem) => !editOnly || item.view === 'edit' || item.view === 'show/edit')
-    .map((item) => ({ value: String(item.id), label: `${itemLabel(item, locale)} (${item.view})` }));
+    .map((item) => ({
+      value: String(item.id),
+      label: `${itemLabel(item, locale)} (${viewLabel(t, item.view)})`,
+    }));
 }
 
 export function AddressLookupPanel({

@@ -18,6 +18,7 @@ import { Link } from 'react-router';
 import { useLocale } from '../../app/locale-provider';
 import { adminKeys, entityName, listAll, useEntities } from './admin-api';
 import { AdminOnly } from './admin-guard';
+import { fieldTypeLabel } from './labels';
 
 export function ErdPage() {
   return (
@@ -104,7 +105,10 @@ function Erd() {
       data: {
         id: entity.id,
         name: entityName(entity, locale),
-        fields: fieldLists[index].map((field) => ({ name: field.name, type: field.def_field.type })),
+        fields: fieldLists[index].map((field) => ({
+          name: field.name,
+          type: fieldTypeLabel(t, field.def_field.type),
+        })),
       },
     }));
     const seen = new Set<number>();
@@ -123,7 +127,7 @@ function Erd() {
       });
     }
     return { nodes, edges };
-  }, [entities, fieldData, linkData, locale]);
+  }, [entities, fieldData, linkData, locale, t]);
 
   return (
     <Stack data-testid="erd-page">

@@ -46,8 +46,3 @@ export function GeneralError({ errors }: { errors: Errors }) {
 export function sanitiseInformation(html: string): string {
   return sanitiseHtml(html, INFORMATION_TEXT_TAGS, INFORMATION_TEXT_ATTRIBUTES);
 }
-
-export function environmentCultures(locales: readonly { code: string }[] | undefined): string[] {
-  const codes = (locales ?? []).map((locale) => locale.code).filter(Boolean);
-  return codes.length > 0 ? codes : ['en'];
-}

@@ -1,22 +1,33 @@
-import type { ListOption } from '@dossierbase/core';
-import {
-  Button,
-  Checkbox,
-  ColorInput,
-  Group,
-  Modal,
-  NumberInput,
-  Stack,
-  Tabs,
-  Text,
-  TextInput,
-} from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { defFieldListCreateSchema, type ListOption } from '@dossierbase/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button, Stack, Tabs, Text } from '@mantine/core';
+import { useEffect, useMemo } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { useEnvironment } from '../environments/environment-store';
-import { createItem, deleteItem, patchItem, useRefreshAdmin, useRoles } from './admin-api';
-import { type Errors, environmentCultures, GeneralError, serverErrors } from './form-helpers';
-import { SaveCancelButtons } from './save-cancel-buttons';
+import { createItem, deleteItem, patchItem, useRoles } from './admin-api';
+import { formError, useAdminMutation } from './admin-form';
+import { AdminModal } from './admin-modal';
+import { FormColorInput, FormIdChecks, FormNumberInput, FormTextInput } from './form-controls';
+import { cultureTexts, cultureTextsSchema, requireOneText, useCultures, withFallback } from './translations';
+
+const core = defFieldListCreateSchema.shape;
+
+function optionSchema(cultures: readonly string[]) {
+  return z.object({
+    texts: cultureTextsSchema.superRefine(requireOneText(cultures)),
+    // An empty colour box means no colour.
+    color: z
+      .string()
+      .transform((color) => color.trim() || null)
+      .pipe(core.color.unwrap()),
+    rank: core.rank,
+    hiddenFor: core.settings.unwrap().shape.roles,
+  });
+}
+type Values = z.input<ReturnType<typeof optionSchema>>;
+type Saved = z.output<ReturnType<typeof optionSchema>>;
 
 /** Adds or edits one option of a list or tree field: its text per language, colour, rank and hidden roles. */
 export function ListOptionModal({
@@ -33,145 +44,120 @@ export function ListOptionModal({
   onClose: () => void;
 }) {
   const { t } = useTranslation();
-  const environmentRecord = useEnvironment();
-  const environment = environmentRecord?.id ?? 0;
-  const cultures = environmentCultures(environmentRecord?.locales);
-  const refresh = useRefreshAdmin();
+  const environment = useEnvironment();
+  const cultures = useCultures();
+  const schema = useMemo(() => optionSchema(cultures), [cultures]);
+  const form = useForm<Values, unknown, Saved>({ resolver: zodResolver(schema) });
   const { data: roles = [] } = useRoles();
-  const [texts, setTexts] = useState<Record<string, string>>({});
-  const [color, setColor] = useState('');
-  const [rank, setRank] = useState(0);
-  const [hiddenFor, setHiddenFor] = useState<number[]>([]);
-  const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cultures are fixed while the modal is open
   useEffect(() => {
     if (!opened) return;
-    setErrors({});
-    setTexts(Object.fromEntries((option?.translations ?? []).map((tr) => [tr.culture, tr.text])));
-    setColor(option?.color ?? '');
-    setRank(option?.rank ?? nextRank);
-    setHiddenFor(option?.settings?.roles ?? []);
+    form.reset({
+      texts: cultureTexts(cultures, option?.translations, (tr) => tr.text),
+      color: option?.color ?? '',
+      rank: option?.rank ?? nextRank,
+      hiddenFor: option?.settings?.roles ?? [],
+    });
   }, [opened, option, nextRank]);
 
-  const save = async () => {
-    const first = Object.values(texts).find((text) => text.trim()) ?? '';
-    const translations = cultures.map((culture) => ({ culture, text: texts[culture]?.trim() || first }));
-    const body = {
-      environment,
-      defField,
-      color: color || null,
-      rank,
-      default: option?.default ?? false,
-      translations,
-      settings: { ...(option?.settings ?? {}), roles: hiddenFor },
-    };
-    if (!first) {
-      setErrors({ translations: t('validation.required') });
-      return;
-    }
-    setBusy(true);
-    try {
-      if (option) await patchItem('deffieldlist', option.id, { ...body, environment: undefined });
-      else await createItem('deffieldlist', body);
-      await refresh();
-      onClose();
-    } catch (error) {
-      setErrors(serverErrors(error, t));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const remove = async () => {
-    if (!option) return;
-    await deleteItem('deffieldlist', option.id).catch((error) => setErrors(serverErrors(error, t)));
-    await refresh();
-    onClose();
-  };
+  const save = useAdminMutation(
+    form,
+    (values: Saved) => {
+      const texts = withFallback(cultures, values.texts);
+      const body = {
+        defField,
+        color: values.color,
+        rank: values.rank,
+        default: option?.default ?? false,
+        translations: cultures.map((culture) => ({ culture, text: texts[culture] })),
+        settings: { ...(option?.settings ?? {}), roles: values.hiddenFor },
+      };
+      return option
+        ? patchItem('deffieldlist', option.id, body)
+        : createItem('deffieldlist', { ...body, environment: environment?.id });
+    },
+    { onSuccess: onClose, fieldMap: { translations: `texts.${cultures[0]}` } },
+  );
+  const remove = useAdminMutation(form, (id: number) => deleteItem('deffieldlist', id), {
+    onSuccess: onClose,
+  });
 
   return (
-    <Modal
+    <AdminModal
       opened={opened}
       onClose={onClose}
       title={t('admin.list_option.title')}
-      data-testid="list-option-modal"
+      testId="list-option-modal"
+      onSubmit={form.handleSubmit((values) => save.mutate(values))}
+      pending={save.isPending || remove.isPending}
+      error={formError(form)}
+      saveTestId="list-option-save"
+      actions={
+        option && (
+          <Button
+            color="red"
+            variant="light"
+            loading={remove.isPending}
+            onClick={() => remove.mutate(option.id)}
+            data-testid="list-option-delete"
+          >
+            {t('admin.delete')}
+          </Button>
+        )
+      }
     >
-      <Stack>
-        <GeneralError errors={errors} />
-        <Tabs defaultValue="generic">
-          <Tabs.List>
-            <Tabs.Tab value="generic">{t('admin.tabs.generic')}</Tabs.Tab>
-            <Tabs.Tab value="layout">{t('admin.tabs.layout')}</Tabs.Tab>
-            <Tabs.Tab value="visibility">{t('admin.tabs.visibility')}</Tabs.Tab>
-          </Tabs.List>
-          <Tabs.Panel value="generic" pt="sm">
-            <Stack>
-              {cultures.map((culture, index) => (
-                <TextInput
-                  key={culture}
-                  label={`${t('admin.list_option.text')} (${culture})`}
-                  required={index === 0}
-                  value={texts[culture] ?? ''}
-                  onChange={(event) => {
-                    const value = event.currentTarget.value;
-                    setTexts((all) => ({ ...all, [culture]: value }));
-                  }}
-                  error={index === 0 ? errors.translations : undefined}
-                  data-testid={`list-option-text-${culture}`}
-                />
-              ))}
-            </Stack>
-          </Tabs.Panel>
-          <Tabs.Panel value="layout" pt="sm">
-            <Stack>
-              <ColorInput
-                label={t('admin.list_option.color')}
-                value={color}
-                onChange={setColor}
-                error={errors.color}
-                data-testid="list-option-color"
+      <Tabs defaultValue="generic">
+        <Tabs.List>
+          <Tabs.Tab value="generic" c={form.formState.errors.texts ? 'red' : undefined}>
+            {t('admin.tabs.generic')}
+          </Tabs.Tab>
+          <Tabs.Tab
+            value="layout"
+            c={form.formState.errors.color || form.formState.errors.rank ? 'red' : undefined}
+          >
+            {t('admin.tabs.layout')}
+          </Tabs.Tab>
+          <Tabs.Tab value="visibility">{t('admin.tabs.visibility')}</Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="generic" pt="sm">
+          <Stack>
+            {cultures.map((culture, index) => (
+              <FormTextInput
+                key={culture}
+                control={form.control}
+                name={`texts.${culture}`}
+                label={`${t('admin.list_option.text')} (${culture})`}
+                required={index === 0}
+                data-testid={`list-option-text-${culture}`}
               />
-              <NumberInput
-                label={t('admin.rank')}
-                min={0}
-                value={rank}
-                onChange={(next) => setRank(Math.max(0, Number(next) || 0))}
-                error={errors.rank}
-              />
-            </Stack>
-          </Tabs.Panel>
-          <Tabs.Panel value="visibility" pt="sm">
-            <Text size="sm" c="dimmed" mb="xs">
-              {t('admin.list_option.hidden_for')}
-            </Text>
-            <Stack gap={4}>
-              {roles.map((role) => (
-                <Checkbox
-                  key={role.id}
-                  label={role.name}
-                  checked={hiddenFor.includes(role.id)}
-                  onChange={(event) =>
-                    setHiddenFor((list) =>
-                      event.currentTarget.checked ? [...list, role.id] : list.filter((id) => id !== role.id),
-                    )
-                  }
-                />
-              ))}
-            </Stack>
-          </Tabs.Panel>
-        </Tabs>
-        <Group justify="space-between">
-          <div>
-            {option && (
-              <Button color="red" variant="light" onClick={remove}>
-                {t('admin.delete')}
-              </Button>
-            )}
-          </div>
-          <SaveCancelButtons onCancel={onClose} onSave={save} busy={busy} saveTestId="list-option-save" />
-        </Group>
-      </Stack>
-    </Modal>
+            ))}
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="layout" pt="sm">
+          <Stack>
+            <FormColorInput
+              control={form.control}
+              name="color"
+              label={t('admin.list_option.color')}
+              data-testid="list-option-color"
+            />
+            <FormNumberInput control={form.control} name="rank" label={t('admin.rank')} min={0} />
+          </Stack>
+        </Tabs.Panel>
+        <Tabs.Panel value="visibility" pt="sm">
+          <Text size="sm" c="dimmed" mb="xs">
+            {t('admin.list_option.hidden_for')}
+          </Text>
+          <Stack gap={4}>
+            <FormIdChecks
+              control={form.control}
+              name="hiddenFor"
+              items={roles.map((role) => ({ id: role.id, label: role.name }))}
+            />
+          </Stack>
+        </Tabs.Panel>
+      </Tabs>
+    </AdminModal>
   );
 }

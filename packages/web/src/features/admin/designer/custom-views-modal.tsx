@@ -1,18 +1,18 @@
 import { displayCustomViewCreateSchema } from '@dossierbase/core';
-import { Group, Modal, Select, Stack, Table, TextInput } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Table } from '@mantine/core';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
 import { useLocale } from '../../../app/locale-provider';
-import {
-  createItem,
-  entityName,
-  useCustomViews,
-  useEntities,
-  useEnvironmentId,
-  useRefreshAdmin,
-} from '../admin-api';
-import { type Errors, GeneralError, serverErrors, validate } from '../form-helpers';
-import { SaveCancelButtons } from '../save-cancel-buttons';
+import { createItem, entityName, useCustomViews, useEntities, useEnvironmentId } from '../admin-api';
+import { formError, useAdminMutation } from '../admin-form';
+import { AdminModal } from '../admin-modal';
+import { FormSelect, FormTextInput } from '../form-controls';
+
+const schema = displayCustomViewCreateSchema.omit({ environment: true });
+type Values = z.input<typeof schema>;
 
 /** The entity's custom views: lists them and adds one. */
 export function CustomViewsModal({
@@ -27,75 +27,58 @@ export function CustomViewsModal({
   const { t } = useTranslation();
   const { locale } = useLocale();
   const environment = useEnvironmentId();
-  const refresh = useRefreshAdmin();
   const { data: views = [] } = useCustomViews(defDossier);
   const { data: entities = [] } = useEntities();
-  const [viewName, setViewName] = useState('');
-  const [entity, setEntity] = useState<string | null>(String(defDossier));
-  const [errors, setErrors] = useState<Errors>({});
+  const form = useForm<Values>({ resolver: zodResolver(schema) });
+  const reset = () => form.reset({ viewName: '', defDossier });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when opened
   useEffect(() => {
-    if (opened) {
-      setViewName('');
-      setEntity(String(defDossier));
-      setErrors({});
-    }
+    if (opened) reset();
   }, [opened, defDossier]);
 
-  const save = async () => {
-    const body = { environment, defDossier: Number(entity), viewName: viewName.trim() };
-    const invalid = validate(displayCustomViewCreateSchema, body, t);
-    if (invalid) return setErrors(invalid);
-    try {
-      await createItem('displaycustomview', body);
-      await refresh();
-      setViewName('');
-    } catch (error) {
-      setErrors(serverErrors(error, t));
-    }
-  };
+  // The modal stays open: the new view joins the list above, the name box empties for the next.
+  const save = useAdminMutation(
+    form,
+    (values: Values) => createItem('displaycustomview', { ...values, environment }),
+    { onSuccess: reset },
+  );
 
   return (
-    <Modal
+    <AdminModal
       opened={opened}
       onClose={onClose}
       title={t('admin.designer.custom_views')}
-      data-testid="custom-views-modal"
+      testId="custom-views-modal"
+      onSubmit={form.handleSubmit((values) => save.mutate(values))}
+      pending={save.isPending}
+      error={formError(form)}
+      saveTestId="custom-view-save"
+      cancelLabel={t('common.close')}
     >
-      <Stack>
-        <Table>
-          <Table.Tbody>
-            {views.map((view) => (
-              <Table.Tr key={view.id}>
-                <Table.Td>{view.view_name}</Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-        <GeneralError errors={errors} />
-        <TextInput
-          label={t('admin.name')}
-          value={viewName}
-          onChange={(event) => setViewName(event.currentTarget.value)}
-          error={errors.viewName}
-          data-testid="custom-view-name"
-        />
-        <Select
-          label={t('admin.entity')}
-          searchable
-          data={entities.map((e) => ({ value: String(e.id), label: entityName(e, locale) }))}
-          value={entity}
-          onChange={setEntity}
-          error={errors.defDossier}
-        />
-        <Group justify="flex-end">
-          <SaveCancelButtons
-            onCancel={onClose}
-            onSave={save}
-            saveTestId="custom-view-save"
-            cancelLabel={t('common.close')}
-          />
-        </Group>
-      </Stack>
-    </Modal>
+      <Table>
+        <Table.Tbody>
+          {views.map((view) => (
+            <Table.Tr key={view.id}>
+              <Table.Td>{view.view_name}</Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+      <FormTextInput
+        control={form.control}
+        name="viewName"
+        label={t('admin.name')}
+        data-testid="custom-view-name"
+      />
+      <FormSelect
+        control={form.control}
+        name="defDossier"
+        numeric
+        label={t('admin.entity')}
+        searchable
+        allowDeselect={false}
+        data={entities.map((e) => ({ value: String(e.id), label: entityName(e, locale) }))}
+      />
+    </AdminModal>
   );
 }

@@ -4,6 +4,7 @@ import { ActionIcon, Group, Menu, Paper, Stack, Text } from '@mantine/core';
 import { IconGripVertical, IconSettings } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '../../../app/locale-provider';
+import { dossierDataLabel, fieldTypeLabel, viewLabel } from '../labels';
 import type { Editor } from './editor';
 import { itemLabel } from './item-label';
 
@@ -26,8 +27,13 @@ export function GridItem({
   });
   const field = item.def_dossier_def_field;
   const link = item.def_dossier_link;
-  const type =
-    field?.def_field.type ?? (link ? 'link' : item.settings?.dossier_data ? 'dossier data' : 'block');
+  const shows = field
+    ? fieldTypeLabel(t, field.def_field.type)
+    : link
+      ? fieldTypeLabel(t, 'link')
+      : item.settings?.dossier_data
+        ? dossierDataLabel(t, String(item.settings.dossier_data))
+        : t('admin.display.block');
   return (
     <Paper
       ref={setNodeRef}
@@ -64,7 +70,7 @@ export function GridItem({
               {(field?.obligatory || link?.obligatory) && <span style={{ color: 'red' }}> *</span>}
             </Text>
             <Text size="xs" c="dimmed" truncate>
-              {type} · {item.view} · {item.colspan}/12
+              {shows} · {viewLabel(t, item.view)} · {item.colspan}/12
             </Text>
           </Stack>
         </Group>

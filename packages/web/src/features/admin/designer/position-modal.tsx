@@ -1,12 +1,32 @@
-import type { DisplayPosition } from '@dossierbase/core';
-import { Button, Group, Modal, Select, Stack, Switch, TextInput } from '@mantine/core';
-import { useEffect, useState } from 'react';
+import { type DisplayPosition, displayPositionCreateSchema } from '@dossierbase/core';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Button } from '@mantine/core';
+import { useEffect, useMemo } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
+import { z } from 'zod';
 import { notifySuccess } from '../../../api/errors';
 import { useEnvironment } from '../../environments/environment-store';
-import { createItem, deleteItem, patchItem, useRefreshAdmin } from '../admin-api';
-import { type Errors, environmentCultures, GeneralError, serverErrors } from '../form-helpers';
-import { SaveCancelButtons } from '../save-cancel-buttons';
+import { createItem, deleteItem, patchItem } from '../admin-api';
+import { formError, useAdminMutation } from '../admin-form';
+import { AdminModal } from '../admin-modal';
+import { FormSelect, FormSwitch, FormTextInput } from '../form-controls';
+import { cultureTexts, cultureTextsSchema, requireOneText, useCultures, withFallback } from '../translations';
+
+const POSITION_TYPES = ['main_content', 'tab', 'meta', 'footer'] as const;
+const core = displayPositionCreateSchema.shape;
+const translationName = core.translations.unwrap().element.shape.name;
+
+/** A new position has one name for every language; an existing one a name per language. */
+function positionSchema(editing: boolean, cultures: readonly string[]) {
+  return z.object({
+    type: core.type,
+    hide: z.boolean(),
+    name: editing ? z.string() : translationName,
+    names: editing ? cultureTextsSchema.superRefine(requireOneText(cultures)) : cultureTextsSchema,
+  });
+}
+type Values = z.input<ReturnType<typeof positionSchema>>;
 
 /** Adds a display position (tab, main content, meta, footer) or edits, hides or deletes one. */
 export function PositionModal({
@@ -23,162 +43,121 @@ export function PositionModal({
   position?: DisplayPosition;
 }) {
   const { t } = useTranslation();
-  const environmentRecord = useEnvironment();
-  const cultures = environmentCultures(environmentRecord?.locales);
-  const refresh = useRefreshAdmin();
-  const [type, setType] = useState<string>('tab');
-  const [name, setName] = useState('');
-  const [names, setNames] = useState<Record<string, string>>({});
-  const [hide, setHide] = useState(false);
-  const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
+  const environment = useEnvironment();
+  const cultures = useCultures();
+  const schema = useMemo(() => positionSchema(!!position, cultures), [position, cultures]);
+  const form = useForm<Values>({ resolver: zodResolver(schema) });
+
   // biome-ignore lint/correctness/useExhaustiveDependencies: cultures are fixed while the modal is open
   useEffect(() => {
-    if (opened) {
-      setType(position?.type ?? (count === 0 ? 'main_content' : 'tab'));
-      setName('');
-      setNames(
-        Object.fromEntries(
-          cultures.map((culture) => [
-            culture,
-            position?.translations.find((tr) => tr.culture === culture)?.name ?? '',
-          ]),
-        ),
-      );
-      setHide(position?.hide ?? false);
-      setErrors({});
-    }
+    if (!opened) return;
+    form.reset({
+      type: position?.type ?? (count === 0 ? 'main_content' : 'tab'),
+      hide: position?.hide ?? false,
+      name: '',
+      names: cultureTexts(cultures, position?.translations, (tr) => tr.name),
+    });
   }, [opened, count, position]);
 
-  const save = async () => {
-    if (position) {
-      const first = cultures.map((culture) => names[culture]?.trim()).find(Boolean);
-      if (!first) return setErrors({ [`name_${cultures[0]}`]: t('validation.required') });
-      setBusy(true);
-      try {
-        await patchItem('displayposition', position.id, {
-          type,
-          hide,
+  const save = useAdminMutation(
+    form,
+    (values: Values) => {
+      if (position) {
+        const names = withFallback(cultures, values.names);
+        return patchItem('displayposition', position.id, {
+          type: values.type,
+          hide: values.hide,
           translations: cultures.map((culture) => {
             const before = position.translations.find((tr) => tr.culture === culture);
             return {
               culture,
-              name: names[culture]?.trim() || first,
+              name: names[culture],
               ...(before?.name_plural ? { name_plural: before.name_plural } : {}),
             };
           }),
         });
-        await refresh();
-        onClose();
-      } catch (error) {
-        setErrors(serverErrors(error, t));
-      } finally {
-        setBusy(false);
       }
-      return;
-    }
-    if (!name.trim()) return setErrors({ name: t('validation.required') });
-    setBusy(true);
-    try {
-      await createItem('displayposition', {
-        environment: environmentRecord?.id,
+      return createItem('displayposition', {
+        environment: environment?.id,
         defDossier,
         uuid: crypto.randomUUID(),
-        type,
+        type: values.type,
         rank: count,
-        translations: cultures.map((culture) => ({ culture, name: name.trim() })),
+        translations: cultures.map((culture) => ({ culture, name: values.name.trim() })),
       });
-      await refresh();
-      onClose();
-    } catch (error) {
-      setErrors(serverErrors(error, t));
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const remove = async () => {
-    if (!position || !window.confirm(t('admin.position.delete_confirm'))) return;
-    setBusy(true);
-    try {
-      await deleteItem('displayposition', position.id);
-      await refresh();
+    },
+    { onSuccess: onClose, fieldMap: { translations: position ? `names.${cultures[0]}` : 'name' } },
+  );
+  // The server refuses while display items are in the position; its message shows above the form.
+  const remove = useAdminMutation(form, (id: number) => deleteItem('displayposition', id), {
+    onSuccess: () => {
       notifySuccess(t('admin.saved'));
       onClose();
-    } catch (error) {
-      // The server refuses while display items are in the position; its message says so.
-      const found = serverErrors(error, t);
-      const message = found.displayPosition ?? Object.values(found)[0];
-      setErrors(message ? { _: message } : found);
-    } finally {
-      setBusy(false);
-    }
-  };
+    },
+  });
 
   return (
-    <Modal
+    <AdminModal
       opened={opened}
       onClose={onClose}
       title={position ? t('admin.position.edit') : t('admin.position.add')}
-      data-testid="position-modal"
+      testId="position-modal"
+      onSubmit={form.handleSubmit((values) => save.mutate(values))}
+      pending={save.isPending || remove.isPending}
+      error={formError(form)}
+      saveTestId="position-save"
+      actions={
+        position && (
+          <Button
+            color="red"
+            variant="light"
+            loading={remove.isPending}
+            onClick={() => {
+              if (window.confirm(t('admin.position.delete_confirm'))) remove.mutate(position.id);
+            }}
+            data-testid="position-delete"
+          >
+            {t('admin.position.delete')}
+          </Button>
+        )
+      }
     >
-      <Stack>
-        <GeneralError errors={errors} />
-        <Select
-          label={t('admin.type')}
-          data={['main_content', 'tab', 'meta', 'footer'].map((value) => ({
-            value,
-            label: t(`admin.position.types.${value}`),
-          }))}
-          value={type}
-          onChange={(next) => setType(next ?? 'tab')}
-          error={errors.type}
-          data-testid="position-type"
-        />
-        {position ? (
-          <>
-            {cultures.map((culture, index) => (
-              <TextInput
-                key={culture}
-                label={`${t('admin.name')} (${culture})`}
-                required={index === 0}
-                value={names[culture] ?? ''}
-                onChange={(event) => {
-                  const value = event.currentTarget.value;
-                  setNames((all) => ({ ...all, [culture]: value }));
-                }}
-                error={index === 0 ? (errors[`name_${culture}`] ?? errors.translations) : undefined}
-                data-testid={`position-name-${culture}`}
-              />
-            ))}
-            <Switch
-              label={t('admin.position.hide')}
-              checked={hide}
-              onChange={(event) => setHide(event.currentTarget.checked)}
-              data-testid="position-hide"
+      <FormSelect
+        control={form.control}
+        name="type"
+        label={t('admin.type')}
+        data={POSITION_TYPES.map((value) => ({ value, label: t(`admin.position.types.${value}`) }))}
+        allowDeselect={false}
+        data-testid="position-type"
+      />
+      {position ? (
+        <>
+          {cultures.map((culture, index) => (
+            <FormTextInput
+              key={culture}
+              control={form.control}
+              name={`names.${culture}`}
+              label={`${t('admin.name')} (${culture})`}
+              required={index === 0}
+              data-testid={`position-name-${culture}`}
             />
-          </>
-        ) : (
-          <TextInput
-            label={t('admin.name')}
-            required
-            value={name}
-            onChange={(event) => setName(event.currentTarget.value)}
-            error={errors.name ?? errors.translations}
-            data-testid="position-name"
+          ))}
+          <FormSwitch
+            control={form.control}
+            name="hide"
+            label={t('admin.position.hide')}
+            data-testid="position-hide"
           />
-        )}
-        <Group justify="space-between">
-          {position ? (
-            <Button color="red" variant="light" onClick={remove} loading={busy} data-testid="position-delete">
-              {t('admin.position.delete')}
-            </Button>
-          ) : (
-            <span />
-          )}
-          <SaveCancelButtons onCancel={onClose} onSave={save} busy={busy} saveTestId="position-save" />
-        </Group>
-      </Stack>
-    </Modal>
+        </>
+      ) : (
+        <FormTextInput
+          control={form.control}
+          name="name"
+          label={t('admin.name')}
+          required
+          data-testid="position-name"
+        />
+      )}
+    </AdminModal>
   );
 }

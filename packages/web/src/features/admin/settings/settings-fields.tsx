@@ -1,107 +1,53 @@
-import { getFieldType, isFieldTypeName } from '@dossierbase/core';
-import { MultiSelect, NumberInput, Select, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { MultiSelect, NumberInput, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import type { z } from 'zod';
+import { settingLabel, settingOptionLabel } from '../labels';
+import { DeadlineRemindersInput } from './deadline-reminders-input';
+import { LinkSortInput } from './link-sort-input';
+import { type SettingControl, type SettingShape, settingsShape } from './setting-controls';
+import { LinkPicker, ListOptionPicker, ViewPicker, WeekdaysPicker } from './setting-pickers';
 
 type Settings = Record<string, unknown>;
 
-interface Introspected {
-  kind: 'boolean' | 'number' | 'string' | 'enum' | 'enum-list' | 'json';
-  options?: string[];
+/** What the pickers need to know about where the field lives. */
+export interface SettingsContext {
+  /** The entity being configured (its views for popup_view). */
+  entity?: number;
+  /** A link's child entity (its views, links and fields for the link settings). */
+  child?: number;
+  /** The base field (its list options for default_list_option). */
+  baseField?: number;
 }
 
-interface ZodLike {
-  _zod?: { def?: Record<string, unknown> };
-}
-
-function defOf(schema: unknown): Record<string, unknown> {
-  return (schema as ZodLike)?._zod?.def ?? {};
-}
-
-function unwrap(schema: unknown): unknown {
-  let current = schema;
-  for (let i = 0; i < 10; i++) {
-    const def = defOf(current);
-    const type = def.type as string | undefined;
-    if (
-      type &&
-      ['default', 'optional', 'nullable', 'prefault', 'catch', 'readonly', 'nonoptional'].includes(type)
-    ) {
-      current = def.innerType;
-    } else if (type === 'pipe') {
-      const out = defOf(def.out).type;
-      current = out === 'transform' ? def.in : def.out;
-    } else return current;
-  }
-  return current;
-}
-
-function enumOptions(schema: unknown): string[] | undefined {
-  const def = defOf(schema);
-  if (def.type !== 'enum') return undefined;
-  return Object.values((def.entries as Record<string, string>) ?? {}).map(String);
-}
-
-/** What control a registry setting gets: switch, number, text, select, multi-select, or JSON text. */
-export function introspect(schema: unknown, defaultValue: unknown): Introspected {
-  const inner = unwrap(schema);
-  const type = defOf(inner).type as string | undefined;
-  if (type === 'boolean' || typeof defaultValue === 'boolean') return { kind: 'boolean' };
-  if (type === 'number' || typeof defaultValue === 'number') return { kind: 'number' };
-  const options = enumOptions(inner);
-  if (options) return { kind: 'enum', options };
-  if (type === 'array') {
-    const element = enumOptions(unwrap(defOf(inner).element));
-    if (element) return { kind: 'enum-list', options: element };
-    return { kind: 'json' };
-  }
-  if (type === 'string' || typeof defaultValue === 'string') return { kind: 'string' };
-  return { kind: 'json' };
-}
-
-export function settingsShape(type: string): { key: string; control: Introspected; fallback: unknown }[] {
-  if (!isFieldTypeName(type)) return [];
-  const schema = getFieldType(type).settingsSchema as z.ZodType & { shape?: Record<string, unknown> };
-  const shape = schema.shape ?? (defOf(schema).shape as Record<string, unknown> | undefined) ?? {};
-  let defaults: Settings = {};
-  try {
-    defaults = schema.parse({}) as Settings;
-  } catch {
-    defaults = {};
-  }
-  return Object.entries(shape).map(([key, field]) => ({
-    key,
-    control: introspect(field, defaults[key]),
-    fallback: defaults[key],
-  }));
-}
-
-/** Defaults of the type merged under the stored settings. */
-export function settingsWithDefaults(type: string, settings: Settings | undefined): Settings {
-  if (!isFieldTypeName(type)) return { ...(settings ?? {}) };
-  const defaults: Settings = {};
-  for (const { key, fallback } of settingsShape(type)) defaults[key] = fallback;
-  return { ...defaults, ...(settings ?? {}) };
-}
-
-const label = (key: string) => key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
-
-/** The type-specific settings form, generated from the field registry's settingsSchema. */
+/**
+ * The settings form of a field type, one labelled control per setting of the type's schema (see
+ * setting-controls.ts). `value` holds the settings of the level being edited; `inherited` what
+ * applies where that level sets nothing (the type's defaults, and the base or data field's settings
+ * under an override). `extra` adds settings of the edited record itself (a display item's).
+ */
 export function SettingsFields({
   type,
   value,
   onChange,
-  errors,
+  inherited = {},
+  extra = {},
+  errors = {},
   disabled,
+  context = {},
 }: {
   type: string;
   value: Settings;
   onChange: (next: Settings) => void;
-  errors?: Record<string, string>;
+  inherited?: Settings;
+  extra?: Record<string, SettingControl>;
+  errors?: Record<string, string | undefined>;
   disabled?: boolean;
+  context?: SettingsContext;
 }) {
   const { t } = useTranslation();
-  const shape = settingsShape(type);
+  const shape: SettingShape[] = [
+    ...Object.entries(extra).map(([key, control]) => ({ key, control, fallback: undefined })),
+    ...settingsShape(type).filter(({ key }) => !(key in extra)),
+  ].filter(({ control }) => shown(control, context));
   if (shape.length === 0) {
     return (
       <Text c="dimmed" size="sm" data-testid="settings-none">
@@ -113,81 +59,164 @@ export function SettingsFields({
   return (
     <Stack gap="xs" data-testid="settings-fields">
       {shape.map(({ key, control, fallback }) => (
-        <div key={key}>{renderControl(key, control, fallback)}</div>
+        <SettingInput
+          key={key}
+          name={key}
+          control={control}
+          value={key in value ? value[key] : (inherited[key] ?? fallback)}
+          onChange={(next) => set(key, next)}
+          error={errors[key]}
+          disabled={disabled}
+          context={context}
+        />
       ))}
     </Stack>
   );
+}
 
-  function renderControl(key: string, control: Introspected, fallback: unknown) {
-    const current = value[key] ?? fallback;
-    const common = {
-      key,
-      label: label(key),
-      error: errors?.[key],
-      disabled,
-      'data-testid': `setting-${key}`,
-    };
-    switch (control.kind) {
-      case 'boolean':
-        return (
-          <Switch
-            {...common}
-            checked={current === true}
-            onChange={(event) => set(key, event.currentTarget.checked)}
-          />
-        );
-      case 'number':
-        return (
-          <NumberInput
-            {...common}
-            value={typeof current === 'number' ? current : ''}
-            onChange={(next) => set(key, typeof next === 'number' ? next : undefined)}
-          />
-        );
-      case 'enum':
-        return (
-          <Select
-            {...common}
-            data={control.options ?? []}
-            value={typeof current === 'string' ? current : null}
-            onChange={(next) => set(key, next ?? fallback)}
-          />
-        );
-      case 'enum-list':
-        return (
-          <MultiSelect
-            {...common}
-            data={control.options ?? []}
-            value={Array.isArray(current) ? current.map(String) : []}
-            onChange={(next) => set(key, next)}
-          />
-        );
-      case 'string':
-        return (
-          <TextInput
-            {...common}
-            value={typeof current === 'string' ? current : ''}
-            onChange={(event) => set(key, event.currentTarget.value)}
-          />
-        );
-      default:
-        return (
-          <Textarea
-            {...common}
-            autosize
-            minRows={1}
-            defaultValue={current === undefined || current === null ? '' : JSON.stringify(current)}
-            onBlur={(event) => {
-              const text = event.currentTarget.value.trim();
-              if (!text) return set(key, fallback ?? null);
-              try {
-                set(key, JSON.parse(text));
-              } catch {
-                // Left as it was: the text is not JSON.
-              }
-            }}
-          />
-        );
+/** Pickers need their record; settings awaiting a resource the product lacks are left as stored. */
+function shown(control: SettingControl, context: SettingsContext): boolean {
+  switch (control.kind) {
+    case 'awaiting':
+    case 'unknown':
+      return false;
+    case 'list-option':
+      return !!context.baseField;
+    case 'link':
+    case 'sort':
+    case 'custom-view':
+      return !!(control.of === 'child' ? context.child : context.entity);
+    default:
+      return true;
+  }
+}
+
+function SettingInput({
+  name,
+  control,
+  value,
+  onChange,
+  error,
+  disabled,
+  context,
+}: {
+  name: string;
+  control: SettingControl;
+  value: unknown;
+  onChange: (next: unknown) => void;
+  error?: string;
+  disabled?: boolean;
+  context: SettingsContext;
+}) {
+  const { t, i18n } = useTranslation();
+  const common = { label: settingLabel(t, name), error, disabled, 'data-testid': `setting-${name}` };
+  const target = (of: 'entity' | 'child') => (of === 'child' ? context.child : context.entity) ?? 0;
+  switch (control.kind) {
+    case 'switch':
+      return (
+        <Switch
+          {...common}
+          checked={value === true}
+          onChange={(event) => onChange(event.currentTarget.checked)}
+        />
+      );
+    case 'number':
+      return (
+        <NumberInput
+          {...common}
+          min={control.min}
+          max={control.max}
+          value={typeof value === 'number' ? value : ''}
+          onChange={(next) => onChange(typeof next === 'number' ? next : undefined)}
+        />
+      );
+    case 'text':
+      return (
+        <TextInput
+          {...common}
+          value={typeof value === 'string' ? value : ''}
+          onChange={(event) => onChange(event.currentTarget.value)}
+        />
+      );
+    case 'choice':
+      return (
+        <Select
+          {...common}
+          data={control.options.map((option) => ({
+            value: option,
+            label: settingOptionLabel(t, control.group, option),
+          }))}
+          value={typeof value === 'string' ? value : null}
+          allowDeselect={false}
+          onChange={(next) => next !== null && onChange(next)}
+        />
+      );
+    case 'choices':
+      return (
+        <MultiSelect
+          {...common}
+          data={control.options.map((option) => ({
+            value: option,
+            label: settingOptionLabel(t, control.group, option),
+          }))}
+          value={Array.isArray(value) ? value.map(String) : []}
+          onChange={onChange}
+        />
+      );
+    case 'currency': {
+      const names = new Intl.DisplayNames(i18n.language, { type: 'currency' });
+      return (
+        <Select
+          {...common}
+          searchable
+          data={control.options.map((code) => ({
+            value: code,
+            label: `${names.of(code) ?? code} (${code})`,
+          }))}
+          value={typeof value === 'string' ? value : null}
+          allowDeselect={false}
+          onChange={(next) => next !== null && onChange(next)}
+        />
+      );
     }
+    case 'weekdays':
+      return <WeekdaysPicker {...common} value={value} onChange={onChange} />;
+    case 'deadlines':
+      return (
+        <DeadlineRemindersInput
+          label={common.label}
+          value={value}
+          onChange={onChange}
+          error={error}
+          disabled={disabled}
+          testId={common['data-testid']}
+        />
+      );
+    case 'list-option':
+      return (
+        <ListOptionPicker {...common} baseField={context.baseField ?? 0} value={value} onChange={onChange} />
+      );
+    case 'link':
+      return <LinkPicker {...common} entity={target(control.of)} value={value} onChange={onChange} />;
+    case 'view':
+      return <ViewPicker {...common} entity={target(control.of)} value={value} onChange={onChange} />;
+    case 'custom-view':
+      return (
+        <ViewPicker {...common} entity={target(control.of)} customOnly value={value} onChange={onChange} />
+      );
+    case 'sort':
+      return (
+        <LinkSortInput
+          label={common.label}
+          entity={target(control.of)}
+          value={value}
+          onChange={onChange}
+          error={error}
+          disabled={disabled}
+          testId={common['data-testid']}
+        />
+      );
+    default:
+      return null;
   }
 }

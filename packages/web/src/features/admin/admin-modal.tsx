@@ -1,0 +1,85 @@
+import { Alert, Button, Group, Modal, type ModalProps, Stack } from '@mantine/core';
+import type { FormEvent, ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+
+interface AdminModalProps {
+  opened: boolean;
+  onClose: () => void;
+  title: ReactNode;
+  /** data-testid of the modal. */
+  testId: string;
+  size?: ModalProps['size'];
+  /** The form's submit (react-hook-form's handleSubmit); without it the modal has only a Close button. */
+  onSubmit?: (event?: FormEvent) => unknown;
+  /** A save or delete is under way: Save shows it and every button waits. */
+  pending?: boolean;
+  /** The form-wide message (a server error that names no field). */
+  error?: string;
+  saveTestId?: string;
+  saveLabel?: string;
+  saveDisabled?: boolean;
+  cancelLabel?: string;
+  cancelTestId?: string;
+  /** Buttons at the left of the footer: Delete, Duplicate. */
+  actions?: ReactNode;
+  children: ReactNode;
+}
+
+/**
+ * The shell every admin modal shares: the title, the form-wide error above the body, and a footer
+ * with the modal's own actions at the left and Cancel and Save at the right. The body is a form, so
+ * Enter saves.
+ */
+export function AdminModal({
+  opened,
+  onClose,
+  title,
+  testId,
+  size,
+  onSubmit,
+  pending = false,
+  error,
+  saveTestId,
+  saveLabel,
+  saveDisabled,
+  cancelLabel,
+  cancelTestId,
+  actions,
+  children,
+}: AdminModalProps) {
+  const { t } = useTranslation();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    // A modal opened from another one is portalled but still inside its React tree: keep the
+    // submit from reaching the outer form.
+    event.stopPropagation();
+    void onSubmit?.(event);
+  };
+  return (
+    <Modal opened={opened} onClose={onClose} title={title} size={size} data-testid={testId}>
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          {error && (
+            <Alert color="red" data-testid="form-error">
+              {error}
+            </Alert>
+          )}
+          {children}
+          <Group justify={actions ? 'space-between' : 'flex-end'}>
+            {actions && <Group gap="xs">{actions}</Group>}
+            <Group gap="xs">
+              <Button variant="default" onClick={onClose} data-testid={cancelTestId ?? `${testId}-cancel`}>
+                {cancelLabel ?? (onSubmit ? t('common.cancel') : t('common.close'))}
+              </Button>
+              {onSubmit && (
+                <Button type="submit" loading={pending} disabled={saveDisabled} data-testid={saveTestId}>
+                  {saveLabel ?? t('admin.save')}
+                </Button>
+              )}
+            </Group>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
