@@ -45,7 +45,8 @@ export async function startStack(overrides: Partial<Config> = {}): Promise<Stack
     port,
     publicUrl: baseUrl,
     smtpUrl: smtp.url,
-    webDist: path.join(repoRoot, 'packages/web/dist'),
+    // E2E_WEB_DIST: a web build of one's own (helpers that build side by side)
+    webDist: process.env.E2E_WEB_DIST ?? path.join(repoRoot, 'packages/web/dist'),
     azure: sso,
     google: sso,
     ...overrides,

@@ -333,6 +333,8 @@ export interface DefDossierLink {
   locked: boolean;
   disable_backlink: boolean;
   settings: Record<string, unknown>;
+  /** on the items of dossier answers: the signed-in user's abilities on the child entity */
+  child_abilities?: EntityAbilities;
 }
 
 // ---------- display positions, items and custom views

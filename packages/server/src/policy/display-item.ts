@@ -1,3 +1,4 @@
+import type { EntityAbilities } from '@dossierbase/core';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database';
 import type {
@@ -7,8 +8,9 @@ import type {
   DefFieldTable,
   DisplayItemTable,
 } from '../db/schema';
+import { entityAbilities } from './abilities';
 import { configCached } from './config-cache';
-import { entityPermissions } from './entity';
+import { entityInEnvironment, entityPermissions } from './entity';
 import { type EnvironmentAccess, isEnvironmentAdmin } from './environment';
 
 export type DisplayItemRow = Selectable<DisplayItemTable>;
@@ -131,25 +133,36 @@ async function readVisibleItems(
   const linkById = new Map(links.map((row) => [row.id, row]));
 
   // 'show' on the child entity decides whether a link item is visible.
-  const childShow = new Map<number, boolean>();
-  for (const link of links) {
-    const child = linkChildEntity(link);
-    if (!childShow.has(child)) {
-      childShow.set(child, (await entityPermissions(db, access, child)).has('show'));
-    }
-  }
+  const childAbilities = await childEntityAbilities(db, access, links);
 
   const result: VisibleItem[] = [];
   for (const item of roleVisible) {
     const dataField =
       item.def_dossier_def_field_id === null ? null : (dataById.get(item.def_dossier_def_field_id) ?? null);
     const link = item.def_dossier_link_id === null ? null : (linkById.get(item.def_dossier_link_id) ?? null);
-    if (link && !childShow.get(linkChildEntity(link))) continue;
+    if (link && !childAbilities.get(linkChildEntity(link))?.canShow) continue;
     const field = dataField ? (baseById.get(dataField.def_field_id) ?? null) : null;
     result.push({ item, dataField, field, link });
   }
   return result;
 }
 
+/** Per child entity of these links: what the user may do with its dossiers. */
+export async function childEntityAbilities(
+  db: Db,
+  access: EnvironmentAccess,
+  links: readonly Pick<LinkRow, 'child_def_dossier_id'>[],
+): Promise<Map<number, EntityAbilities>> {
+  const abilities = new Map<number, EntityAbilities>();
+  for (const child of new Set(links.map(linkChildEntity))) {
+    const [entity, permissions] = await Promise.all([
+      entityInEnvironment(db, access, child),
+      entityPermissions(db, access, child),
+    ]);
+    abilities.set(child, entityAbilities({ entity, permissions }));
+  }
+  return abilities;
+}
+
 /** The entity on the far side of a link item (for a backlink row it is that row's child entity too). */
-export const linkChildEntity = (link: LinkRow) => link.child_def_dossier_id;
+export const linkChildEntity = (link: Pick<LinkRow, 'child_def_dossier_id'>) => link.child_def_dossier_id;

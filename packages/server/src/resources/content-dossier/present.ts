@@ -6,7 +6,7 @@ import type { EnvironmentAccess } from '../../policy/environment';
 import { readerSummaryKeys } from '../../policy/summary';
 import { presentDossiers } from '../content-dossier-list/present';
 import { presentListOption } from '../def-field/present';
-import { presentDisplayItems } from '../display-item/present';
+import { presentDisplayItems, withChildAbilities } from '../display-item/present';
 import type { DossierRow } from './read-model';
 
 /** One dossier in the wire shape, with the summary the reader may see; the same presenter as the list's. */
@@ -37,7 +37,7 @@ export function presentItems(
       visibleListOptions(db, access, optionFieldIds),
     ]);
     const visible = options.map(presentListOption);
-    return presented.map((item) => {
+    return (await withChildAbilities(db, access, presented)).map((item) => {
       const dataField = item.def_dossier_def_field;
       if (!dataField || !OPTION_TYPES.has(dataField.def_field.type)) return item;
       const def_field_lists = visible.filter((option) => option.def_field_id === dataField.def_field.id);

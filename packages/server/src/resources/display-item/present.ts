@@ -2,6 +2,8 @@ import type { DisplayItem } from '@dossierbase/core';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { DisplayItemTable } from '../../db/schema';
+import { childEntityAbilities } from '../../policy/display-item';
+import type { EnvironmentAccess } from '../../policy/environment';
 import { presentDataFields } from '../def-dossier-def-field/present';
 import { presentLink } from '../def-dossier-link/present';
 
@@ -45,4 +47,29 @@ export async function presentDisplayItems(db: Db, rows: DisplayItemRow[]): Promi
 export async function presentDisplayItem(db: Db, row: DisplayItemRow): Promise<DisplayItem> {
   const [presented] = await presentDisplayItems(db, [row]);
   return presented;
+}
+
+/**
+ * Link items with the reader's abilities on their child entity (e.g. 'New' in the link picker needs
+ * create there), for the answers that dossier screens read.
+ */
+export async function withChildAbilities(
+  db: Db,
+  access: EnvironmentAccess,
+  items: DisplayItem[],
+): Promise<DisplayItem[]> {
+  const links = items.flatMap((item) => (item.def_dossier_link ? [item.def_dossier_link] : []));
+  if (links.length === 0) return items;
+  const abilities = await childEntityAbilities(db, access, links);
+  return items.map((item) =>
+    item.def_dossier_link
+      ? {
+          ...item,
+          def_dossier_link: {
+            ...item.def_dossier_link,
+            child_abilities: abilities.get(item.def_dossier_link.child_def_dossier_id),
+          },
+        }
+      : item,
+  );
 }

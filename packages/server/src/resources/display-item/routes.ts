@@ -18,7 +18,7 @@ import { scheduleFieldIndexSync } from '../../query/field-indexes';
 import { presentItems } from '../content-dossier/present';
 import { findDataField } from '../def-dossier-def-field/service';
 import { configListQuerySchema, idParams, optionalId } from '../def-dossier-def-field/shared';
-import { presentDisplayItem, presentDisplayItems } from './present';
+import { presentDisplayItem, presentDisplayItems, withChildAbilities } from './present';
 import {
   autoCreateDisplayItems,
   createDisplayItem,
@@ -78,7 +78,10 @@ export const displayItemRoutes: FastifyPluginAsyncZod = async (app) => {
       }
       const scope = await openConfigList(db, user, request.query);
       const { rows, pager } = await listDisplayItems(db, scope, request.query);
-      return { results: await presentDisplayItems(db, rows), pager };
+      return {
+        results: await withChildAbilities(db, scope.access, await presentDisplayItems(db, rows)),
+        pager,
+      };
     },
   );
 

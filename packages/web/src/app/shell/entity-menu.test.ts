@@ -18,8 +18,7 @@ const entity = (over: Partial<DefDossierSummary>): DefDossierSummary => ({
   ...over,
 });
 
-const environment = (defdossiers: DefDossierSummary[], user_roles?: number[]) =>
-  ({ defdossiers, user_roles }) as unknown as StoredEnvironment;
+const environment = (defdossiers: DefDossierSummary[]) => ({ defdossiers }) as unknown as StoredEnvironment;
 
 describe('entity menu', () => {
   it('names entities in the current culture with fallback to the first', () => {
@@ -34,24 +33,22 @@ describe('entity menu', () => {
     expect(entityHref(entity({ id: 4 }))).toBe('/defdossier/4');
   });
 
-  it('groups and sorts by rank, hidden only for admins', () => {
+  it('groups and sorts by rank what the server sent', () => {
     const env = environment([
       entity({ id: 1, rank: 2 }),
       entity({ id: 2, rank: 1 }),
       entity({ id: 3, type: 'other' }),
       entity({ id: 4, type: 'hidden' }),
     ]);
-    const admin = buildEntityMenu(env, true, 'en_GB');
-    expect(admin.main.map((e) => e.id)).toEqual([2, 1]);
-    expect(admin.other.map((e) => e.id)).toEqual([3]);
-    expect(admin.hidden.map((e) => e.id)).toEqual([4]);
-    expect(buildEntityMenu(env, false, 'en_GB').hidden).toEqual([]);
+    const menu = buildEntityMenu(env, 'en_GB');
+    expect(menu.main.map((e) => e.id)).toEqual([2, 1]);
+    expect(menu.other.map((e) => e.id)).toEqual([3]);
+    expect(menu.hidden.map((e) => e.id)).toEqual([4]);
+    expect(buildEntityMenu(environment([entity({ id: 5 })]), 'en_GB').hidden).toEqual([]);
   });
 
-  it('filters non-admins by visibility roles when the user roles are known', () => {
+  it('shows every entity the server sent: it filters by permissions and visibility roles', () => {
     const entities = [entity({ id: 1, visibility_roles: [5] }), entity({ id: 2, visibility_roles: [6] })];
-    expect(buildEntityMenu(environment(entities, [5]), false, null).main.map((e) => e.id)).toEqual([1]);
-    expect(buildEntityMenu(environment(entities), false, null).main.map((e) => e.id)).toEqual([1, 2]);
-    expect(buildEntityMenu(environment(entities, [7]), true, null).main.map((e) => e.id)).toEqual([1, 2]);
+    expect(buildEntityMenu(environment(entities), null).main.map((e) => e.id)).toEqual([1, 2]);
   });
 });

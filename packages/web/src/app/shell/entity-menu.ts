@@ -23,19 +23,6 @@ export function entityHref(entity: DefDossierSummary, queryId?: number | null): 
   return id ? `/defdossier/${entity.id}?dossierQuery=${id}` : `/defdossier/${entity.id}`;
 }
 
-export function isEntityVisible(
-  entity: DefDossierSummary,
-  environment: StoredEnvironment,
-  admin: boolean,
-): boolean {
-  if (admin) return true;
-  if (entity.type === 'hidden') return false;
-  const roles = entity.visibility_roles ?? [];
-  // Without the user's role ids in this environment the server's filtering is all we have.
-  if (roles.length === 0 || !environment.user_roles) return true;
-  return roles.some((role) => environment.user_roles?.includes(role));
-}
-
 function toMenuEntity(entity: DefDossierSummary, locale: string | null): MenuEntity {
   const queries = [...(entity.query_settings?.menu_queries ?? [])]
     .sort((a, b) => a.rank - b.rank)
@@ -46,11 +33,13 @@ function toMenuEntity(entity: DefDossierSummary, locale: string | null): MenuEnt
   return { id: entity.id, name: translationFor(entity, locale), href: entityHref(entity), queries };
 }
 
-export function buildEntityMenu(environment: StoredEnvironment, admin: boolean, locale: string | null) {
-  const visible = [...(environment.defdossiers ?? [])]
-    .filter((entity) => isEntityVisible(entity, environment, admin))
-    .sort((a, b) => a.rank - b.rank || a.id - b.id);
+/**
+ * The entities of the menus, grouped by type and sorted by rank. The server sends the entities the
+ * user may see in menus (policy/entity.ts, entityInMenus): hidden ones reach admins only.
+ */
+export function buildEntityMenu(environment: StoredEnvironment, locale: string | null) {
+  const entities = [...(environment.defdossiers ?? [])].sort((a, b) => a.rank - b.rank || a.id - b.id);
   const of = (type: DefDossierSummary['type']) =>
-    visible.filter((entity) => entity.type === type).map((entity) => toMenuEntity(entity, locale));
-  return { main: of('main'), other: of('other'), hidden: admin ? of('hidden') : [] };
+    entities.filter((entity) => entity.type === type).map((entity) => toMenuEntity(entity, locale));
+  return { main: of('main'), other: of('other'), hidden: of('hidden') };
 }

@@ -44,7 +44,7 @@ export function MainMenu({ environment, admin, onNavigate }: MainMenuProps) {
   const { t } = useTranslation();
   const { pathname, search } = useLocation();
   const { locale } = useLocale();
-  const entities = buildEntityMenu(environment, admin, locale);
+  const entities = buildEntityMenu(environment, locale);
   const here = `${pathname}${search}`;
   const adminLinks = ADMIN_LINKS.filter((link) => isBuiltRoute(link.to));
 

@@ -49,11 +49,8 @@ export function MainShell() {
   }, [environment?.id, environment]);
 
   if (!environment) return null;
-  const admin = isEnvironmentAdmin(token, environment);
-  const showReports =
-    isBuiltRoute('/reports') &&
-    environment.credentials?.includes('export') &&
-    environment.env_modules?.includes('reports');
+  const admin = isEnvironmentAdmin(environment);
+  const showReports = isBuiltRoute('/reports') && environment.abilities?.canSeeReports;
 
   return (
     <AppShell

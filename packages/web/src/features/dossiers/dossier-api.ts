@@ -1,4 +1,4 @@
-import type { DossierDetail, DossierListBody, PermissionAction } from '@dossierbase/core';
+import type { DossierDetail, DossierListBody, EntityPermissionsAnswer } from '@dossierbase/core';
 import { api, apiRequest } from '../../api/client';
 
 // The contentdossier calls the detail, create and quick screens make (spec doc 2 section 7).
@@ -6,7 +6,7 @@ import { api, apiRequest } from '../../api/client';
 export const dossierKeys = {
   all: ['dossier'] as const,
   detail: (id: number, position: number | null) => ['dossier', 'detail', id, position] as const,
-  permissions: (defDossier: number) => ['dossier', 'permissions', defDossier] as const,
+  abilities: (defDossier: number) => ['dossier', 'abilities', defDossier] as const,
   tabs: (defDossier: number, dossier: number) => ['dossier', 'tabs', defDossier, dossier] as const,
   layout: (defDossier: number) => ['dossier', 'layout', defDossier] as const,
 };
@@ -42,10 +42,11 @@ export const setFavourite = (id: number, on: boolean) =>
 export const setSubscription = (id: number, on: boolean) =>
   api.post<unknown>(`/contentdossier/${id}/subscription/${on ? 1 : 0}`);
 
-export const fetchPermissions = (defDossier: number, signal?: AbortSignal) =>
+/** What the signed-in user may do with the dossiers of the entity (the server's policy). */
+export const fetchAbilities = (defDossier: number, signal?: AbortSignal) =>
   api
-    .get<{ actions: PermissionAction[] }>(`/defdossier/${defDossier}/permissions`, undefined, signal)
-    .then((answer) => new Set(answer.actions));
+    .get<EntityPermissionsAnswer>(`/defdossier/${defDossier}/permissions`, undefined, signal)
+    .then((answer) => answer.abilities);
 
 /** Edit permission with custom credentials (spec: a server check per dossier). */
 export const isEditAllowed = (defDossier: number, dossier: number, signal?: AbortSignal) =>

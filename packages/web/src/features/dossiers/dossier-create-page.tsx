@@ -6,7 +6,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useBlocker, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTokenData } from '../auth/session';
-import { dossierKeys, fetchPermissions } from './dossier-api';
+import { dossierKeys, fetchAbilities } from './dossier-api';
 import { DossierForm } from './dossier-form';
 import { ExistingMatchesModal } from './existing-matches-modal';
 import { hasChanges } from './form-logic';
@@ -31,9 +31,9 @@ export function DossierCreatePage() {
   const token = useTokenData();
   const names = useEntityNames(defDossier);
   const wide = useMediaQuery('(min-width: 577px)');
-  const permissions = useQuery({
-    queryKey: dossierKeys.permissions(defDossier),
-    queryFn: ({ signal }) => fetchPermissions(defDossier, signal),
+  const abilities = useQuery({
+    queryKey: dossierKeys.abilities(defDossier),
+    queryFn: ({ signal }) => fetchAbilities(defDossier, signal),
     enabled: defDossier > 0,
   });
   const [continued, setContinued] = useState(false);
@@ -72,9 +72,9 @@ export function DossierCreatePage() {
     };
   }, [t, names.singular, names.name]);
 
-  if (permissions.error) return <PageError error={permissions.error} />;
+  if (abilities.error) return <PageError error={abilities.error} />;
   if (error) return <PageError error={error} />;
-  if (loading || permissions.isPending) return <PageLoading />;
+  if (loading || abilities.isPending) return <PageLoading />;
   const typeName = names.singular || names.name;
   const title = t('dossier.new_title', { name: typeName });
   const overview = `/defdossier/${defDossier}`;
@@ -84,7 +84,7 @@ export function DossierCreatePage() {
     void submitter.submit(values);
   };
 
-  if (!permissions.data.has('create'))
+  if (!abilities.data.canCreate)
     return (
       <Alert color="red" m="md" data-testid="dossier-not-allowed">
         {t('403_general_message')}

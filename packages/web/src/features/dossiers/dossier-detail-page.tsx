@@ -12,7 +12,7 @@ import { environmentStore, useEnvironment } from '../environments/environment-st
 import { getEnvironment } from '../environments/environments-api';
 import { DetailHeader } from './detail-header';
 import { DetailTab } from './detail-tab';
-import { dossierKeys, fetchDossier, fetchPermissions, fetchTabsAllowed, isEditAllowed } from './dossier-api';
+import { dossierKeys, fetchAbilities, fetchDossier, fetchTabsAllowed, isEditAllowed } from './dossier-api';
 import { DossierForm } from './dossier-form';
 import { detailTabs, positionsOfType } from './form-logic';
 import { knownUsers, storedUserIds } from './known-users';
@@ -75,12 +75,12 @@ export function DossierDetailPage() {
   const access = useQuery({
     queryKey: dossierKeys.tabs(defDossier, id),
     queryFn: async ({ signal }) => {
-      const [permissions, tabs] = await Promise.all([
-        fetchPermissions(defDossier, signal),
+      const [abilities, tabs] = await Promise.all([
+        fetchAbilities(defDossier, signal),
         fetchTabsAllowed(defDossier, [id]),
       ]);
       const tabsAllowed = tabs.find((row) => row.id === id)?.tabs_allowed ?? false;
-      const canEdit = permissions.has('edit') && (await isEditAllowed(defDossier, id, signal));
+      const canEdit = abilities.canEdit && (await isEditAllowed(defDossier, id, signal));
       return { tabsAllowed, canEdit };
     },
     enabled: defDossier > 0 && !switching,

@@ -44,7 +44,7 @@ function LinkFilterModal(props: {
 }) {
   const { t } = useTranslation();
   const token = useTokenData();
-  const admin = isEnvironmentAdmin(token, useEnvironment());
+  const admin = isEnvironmentAdmin(useEnvironment());
   const names = useEntityNames(props.defDossier);
   const search = useSearchItems(props.defDossier);
   const optionsOf = useItemOptions(search.items, admin);

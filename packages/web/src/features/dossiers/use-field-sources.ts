@@ -67,7 +67,9 @@ export function useFieldSources(
       const sources: FieldSources = users.length > 0 ? { users, loadUsers } : { loadUsers };
       if (link) {
         sources.searchDossiers = searcherFor(link.child_def_dossier_id);
-        sources.createLinkedDossier = () => openNewLinkedDossier(link.child_def_dossier_id);
+        // 'New' needs create on the child entity (the server sends the reader's abilities there)
+        if (link.child_abilities?.canCreate)
+          sources.createLinkedDossier = () => openNewLinkedDossier(link.child_def_dossier_id);
         sources.filterLinkedDossiers = (current) => openLinkFilter(link.child_def_dossier_id, current);
       }
       if (field && options.has(field.id)) sources.options = options.get(field.id);

@@ -1,21 +1,39 @@
 import type { Environment, TokenData } from '@dossierbase/core';
+import { useEffect } from 'react';
 import { createLocalStore, STORAGE_KEYS, useLocalStore } from '../../app/local-store';
-import { hasRole } from '../auth/session';
+import { getEnvironment } from './environments-api';
 
-// The server may add the user's role ids in this environment; visibility falls back to "show" without it.
-export type StoredEnvironment = Environment & { user_roles?: number[] };
+// The chosen environment as the server answered it, kept locally. What the user may do comes with it
+// (`abilities`, decided by the server's policy): screens read it and never re-derive a rule.
+export type StoredEnvironment = Environment;
 
 export const environmentStore = createLocalStore<StoredEnvironment>(STORAGE_KEYS.environment);
 
+let reread = false;
+/** An environment stored before answers carried abilities is read again, once. */
+function rereadWithoutAbilities(environment: StoredEnvironment) {
+  if (reread) return;
+  reread = true;
+  void getEnvironment(environment.id)
+    .then((fresh) => {
+      if (environmentStore.get()?.id === fresh.id) environmentStore.set(fresh);
+    })
+    .catch(() => undefined);
+}
+
 export function useEnvironment(): StoredEnvironment | null {
-  return useLocalStore(environmentStore);
+  const environment = useLocalStore(environmentStore);
+  const stale = environment !== null && !environment.abilities;
+  useEffect(() => {
+    if (stale && environment) rereadWithoutAbilities(environment);
+  }, [stale, environment]);
+  return environment;
 }
 
-export function isEnvironmentAdmin(token: TokenData | null, environment: StoredEnvironment | null): boolean {
-  return hasRole(token, 'ROLE_ADMIN') || !!environment?.credentials?.includes('environment-admin');
-}
+/** Super or environment admin of this environment (the server's answer). */
+export const isEnvironmentAdmin = (environment: StoredEnvironment | null): boolean =>
+  environment?.abilities?.canAdminister ?? false;
 
-/** May create environments and use the Tools menu. */
-export function canManageEnvironments(token: TokenData | null): boolean {
-  return hasRole(token, 'ROLE_ADMIN', 'ROLE_CONTRACT_ADMIN');
-}
+/** May create environments and use the Tools menu (the server's answer, with the token data). */
+export const canManageEnvironments = (token: TokenData | null): boolean =>
+  token?.abilities?.canCreateEnvironments ?? false;

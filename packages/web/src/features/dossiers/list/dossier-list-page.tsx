@@ -1,4 +1,4 @@
-import { type Aggregation, PAGE_SIZES } from '@dossierbase/core';
+import { type Aggregation, NO_ENTITY_ABILITIES, PAGE_SIZES } from '@dossierbase/core';
 import {
   ActionIcon,
   Alert,
@@ -32,9 +32,8 @@ import { DossierTable } from './dossier-table';
 import {
   dossierListKeys,
   useDossierList,
-  useEntityDetails,
+  useEntityAbilities,
   useItemOptions,
-  usePermissions,
   useSearchItems,
   useTabsAllowed,
 } from './list-api';
@@ -56,7 +55,7 @@ function DossierList({ entityId }: { entityId: number }) {
   const queryClient = useQueryClient();
   const environment = useEnvironment();
   const token = useTokenData();
-  const admin = isEnvironmentAdmin(token, environment);
+  const admin = isEnvironmentAdmin(environment);
   const [address, setAddress] = useSearchParams();
   const state = readListState(address);
 
@@ -67,8 +66,7 @@ function DossierList({ entityId }: { entityId: number }) {
 
   const entity = environment?.defdossiers?.find((e) => e.id === entityId);
   const title = entity ? pickCulture(entity.translations, locale ?? 'nl_NL')?.name_plural : undefined;
-  const permissions = usePermissions(entityId);
-  const details = useEntityDetails(entityId, admin);
+  const abilities = useEntityAbilities(entityId).data ?? NO_ENTITY_ABILITIES;
   const search = useSearchItems(entityId);
   const query = listQueryString(entityId, state, pageSize, search.items, token?.user_id);
   const list = useDossierList(entityId, query);
@@ -120,8 +118,6 @@ function DossierList({ entityId }: { entityId: number }) {
   };
   const refresh = () => queryClient.invalidateQueries({ queryKey: dossierListKeys.all });
 
-  const canArchive =
-    (permissions.data?.has('archive') ?? false) && (details.data ? details.data.archivable : !admin);
   const selectedRows = (data?.results.dossiers ?? [])
     .filter((d) => selected.has(d.id))
     .map((d) => ({ id: d.id, archived: d.archived }));
@@ -157,7 +153,7 @@ function DossierList({ entityId }: { entityId: number }) {
               <IconFilter size={18} />
             </ActionIcon>
           </Tooltip>
-          {permissions.data?.has('create') ? (
+          {abilities.canCreate ? (
             <Button
               component={Link}
               to={`/contentdossier/create/${entityId}`}
@@ -195,8 +191,8 @@ function DossierList({ entityId }: { entityId: number }) {
       {selectedRows.length > 0 ? (
         <BulkBar
           selected={selectedRows}
-          canDelete={permissions.data?.has('delete') ?? false}
-          canArchive={canArchive}
+          canDelete={abilities.canDelete}
+          canArchive={abilities.canArchive}
           onDone={() => {
             setSelected(new Set());
             refresh();
@@ -227,7 +223,7 @@ function DossierList({ entityId }: { entityId: number }) {
             onOpen={open}
             onQuickShow={(id) => setQuick({ mode: 'show', id })}
             onQuickEdit={(id) => setQuick({ mode: 'edit', id })}
-            canEdit={permissions.data?.has('edit') ?? false}
+            canEdit={abilities.canEdit}
           />
           {data.results.dossiers.length === 0 ? (
             <Text ta="center" c="dimmed" py="md" data-testid="dossier-list-empty">

@@ -1,9 +1,8 @@
 import {
-  type DefDossier,
   type DisplayItem,
   type DossierListBody,
+  type EntityPermissionsAnswer,
   type ListOption,
-  type PermissionAction,
   valueRefsOf,
 } from '@dossierbase/core';
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
@@ -16,8 +15,7 @@ export const dossierListKeys = {
   all: ['dossier-list'] as const,
   list: (entityId: number, query: string) => ['dossier-list', entityId, 'list', query] as const,
   items: (entityId: number, view: string) => ['dossier-list', entityId, 'items', view] as const,
-  permissions: (entityId: number) => ['dossier-list', entityId, 'permissions'] as const,
-  entity: (entityId: number) => ['dossier-list', entityId, 'entity'] as const,
+  abilities: (entityId: number) => ['dossier-list', entityId, 'abilities'] as const,
   tabs: (entityId: number, ids: number[]) => ['dossier-list', entityId, 'tabs', ids] as const,
   options: (defFieldId: number) => ['dossier-list', 'options', defFieldId] as const,
 };
@@ -32,22 +30,12 @@ export function useDossierList(entityId: number, query: string) {
   });
 }
 
-/** The caller's actions on the entity (open to every member). */
-export function usePermissions(entityId: number) {
+/** What the caller may do with the entity's dossiers (open to every member; the server's policy). */
+export function useEntityAbilities(entityId: number) {
   return useQuery({
-    queryKey: dossierListKeys.permissions(entityId),
-    queryFn: () =>
-      api.get<{ def_dossier_id: number; actions: PermissionAction[] }>(`/defdossier/${entityId}/permissions`),
-    select: (answer) => new Set(answer.actions),
-  });
-}
-
-/** The entity itself (archivable flag); the server gives it to environment admins only. */
-export function useEntityDetails(entityId: number, admin: boolean) {
-  return useQuery({
-    queryKey: dossierListKeys.entity(entityId),
-    queryFn: () => api.get<DefDossier>(`/defdossier/${entityId}`),
-    enabled: admin,
+    queryKey: dossierListKeys.abilities(entityId),
+    queryFn: () => api.get<EntityPermissionsAnswer>(`/defdossier/${entityId}/permissions`),
+    select: (answer) => answer.abilities,
   });
 }
 
