@@ -3,7 +3,7 @@ import type { TFunction } from 'i18next';
 import type { FieldValues, Path, UseFormReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/client';
-import { errorMessage } from '../../api/errors';
+import { errorMessage, notifyError } from '../../api/errors';
 import { translateMessage } from '../../i18n/messages';
 import { useRefreshAdmin } from './admin-api';
 
@@ -82,4 +82,18 @@ export function nestedMessages(node: unknown, t: TFunction): Record<string, stri
     if (typeof message === 'string') out[key] = translateMessage(t, message);
   }
   return out;
+}
+
+/**
+ * A change made outside a form (moving options, items, positions or entities): a TanStack mutation
+ * that shows a failure as a notification and refetches the admin queries either way.
+ */
+export function useAdminAction<V>(mutationFn: (variables: V) => Promise<unknown>, environmentToo = false) {
+  const { t } = useTranslation();
+  const refresh = useRefreshAdmin();
+  return useMutation({
+    mutationFn,
+    onError: (error) => notifyError(error, t),
+    onSettled: () => refresh(environmentToo),
+  });
 }

@@ -1,13 +1,14 @@
+import type { DefDossier } from '@dossierbase/core';
 import { ActionIcon, Anchor, Badge, Button, Group, Loader, Stack, Table, Text, Title } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { api, isApiError } from '../../api/client';
-import { notifyError } from '../../api/errors';
 import { useLocale } from '../../app/locale-provider';
 import { NotFoundPage } from '../../app/not-found-page';
-import { entityName, useDataFields, useEntities, useEntity, useLinks, useRefreshAdmin } from './admin-api';
+import { entityName, useDataFields, useEntities, useEntity, useLinks } from './admin-api';
+import { useAdminAction } from './admin-form';
 import { AdminOnly } from './admin-guard';
 import { DataFieldModal } from './data-field-modal';
 import { fieldTypeLabel } from './labels';
@@ -26,17 +27,16 @@ function EntityList() {
   const { locale } = useLocale();
   const { data: entities, isLoading } = useEntities();
   const sorted = [...(entities ?? [])].sort((a, b) => a.rank - b.rank || a.id - b.id);
-  const refresh = useRefreshAdmin();
+  const saveRanks = useAdminAction(
+    (order: DefDossier[]) =>
+      api.patch('/defdossier/rank', { ranks: order.map((entity, rank) => ({ id: entity.id, rank })) }),
+    true,
+  );
   /** Swaps two neighbours and saves every rank (PATCH /defdossier/rank); the menu follows. */
-  const move = async (index: number, step: -1 | 1) => {
+  const move = (index: number, step: -1 | 1) => {
     const order = [...sorted];
     [order[index], order[index + step]] = [order[index + step], order[index]];
-    try {
-      await api.patch('/defdossier/rank', { ranks: order.map((entity, rank) => ({ id: entity.id, rank })) });
-    } catch (error) {
-      notifyError(error, t);
-    }
-    await refresh(true);
+    saveRanks.mutate(order);
   };
   return (
     <Stack data-testid="datastructure-page">
@@ -78,7 +78,7 @@ function EntityList() {
                   <ActionIcon
                     size="sm"
                     variant="subtle"
-                    disabled={index === 0}
+                    disabled={saveRanks.isPending || index === 0}
                     onClick={() => move(index, -1)}
                     aria-label={t('admin.move_up')}
                     data-testid={`datastructure-up-${entity.id}`}
@@ -88,7 +88,7 @@ function EntityList() {
                   <ActionIcon
                     size="sm"
                     variant="subtle"
-                    disabled={index === sorted.length - 1}
+                    disabled={saveRanks.isPending || index === sorted.length - 1}
                     onClick={() => move(index, 1)}
                     aria-label={t('admin.move_down')}
                     data-testid={`datastructure-down-${entity.id}`}

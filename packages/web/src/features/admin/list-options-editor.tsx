@@ -4,9 +4,9 @@ import { IconArrowDown, IconArrowUp, IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
-import { notifyError } from '../../api/errors';
 import { useLocale } from '../../app/locale-provider';
-import { pickTranslation, useListOptions, useRefreshAdmin } from './admin-api';
+import { pickTranslation, useListOptions } from './admin-api';
+import { useAdminAction } from './admin-form';
 import { ListOptionModal } from './list-option-modal';
 
 /** The options of a list or tree field, each edited in the list option editor. */
@@ -16,17 +16,14 @@ export function ListOptionsEditor({ defField }: { defField: number }) {
   const { data: options = [] } = useListOptions(defField);
   const [editing, setEditing] = useState<ListOption | 'new' | null>(null);
   const sorted = [...options].sort((a, b) => a.rank - b.rank || a.id - b.id);
-  const refresh = useRefreshAdmin();
+  const saveRanks = useAdminAction((order: ListOption[]) =>
+    api.patch('/deffieldlist', { ranks: order.map((option, rank) => ({ id: option.id, rank })) }),
+  );
   /** Swaps two neighbours and saves all ranks at once (PATCH /deffieldlist {ranks}). */
-  const move = async (index: number, step: -1 | 1) => {
+  const move = (index: number, step: -1 | 1) => {
     const order = [...sorted];
     [order[index], order[index + step]] = [order[index + step], order[index]];
-    try {
-      await api.patch('/deffieldlist', { ranks: order.map((option, rank) => ({ id: option.id, rank })) });
-    } catch (error) {
-      notifyError(error, t);
-    }
-    await refresh();
+    saveRanks.mutate(order);
   };
   return (
     <Stack gap="xs" data-testid="list-options">
@@ -51,7 +48,7 @@ export function ListOptionsEditor({ defField }: { defField: number }) {
                   <ActionIcon
                     size="sm"
                     variant="subtle"
-                    disabled={index === 0}
+                    disabled={saveRanks.isPending || index === 0}
                     onClick={() => move(index, -1)}
                     aria-label={t('admin.move_up')}
                   >
@@ -60,7 +57,7 @@ export function ListOptionsEditor({ defField }: { defField: number }) {
                   <ActionIcon
                     size="sm"
                     variant="subtle"
-                    disabled={index === sorted.length - 1}
+                    disabled={saveRanks.isPending || index === sorted.length - 1}
                     onClick={() => move(index, 1)}
                     aria-label={t('admin.move_down')}
                   >

@@ -11,10 +11,9 @@ import type { DisplayItem, DisplayPosition } from '@dossierbase/core';
 import { Box, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useViewportSize } from '@mantine/hooks';
 import { IconPlus } from '@tabler/icons-react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { notifyError } from '../../../api/errors';
-import { patchItem, useRefreshAdmin } from '../admin-api';
+import { patchItem } from '../admin-api';
+import { useAdminAction } from '../admin-form';
 import { layoutRows, minimumSpan, movePlacements } from '../grid';
 import type { Editor } from './editor';
 import { GridItem } from './grid-item';
@@ -32,15 +31,18 @@ export function PositionGrid({
 }) {
   const { t } = useTranslation();
   const { width } = useViewportSize();
-  const refresh = useRefreshAdmin();
+  const savePlacements = useAdminAction(async (placements: { id: number; rank: number; col: number }[]) => {
+    for (const placement of placements) {
+      await patchItem('displayitem', placement.id, { rank: placement.rank, col: placement.col });
+    }
+  });
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }));
-  const [saving, setSaving] = useState(false);
   const minSpan = minimumSpan(width || 1200);
   const rows = layoutRows(items, minSpan);
   const ids = rows.flat().map((cell) => cell.item.id);
   const lastRank = items.reduce((max, item) => Math.max(max, item.rank), 0);
 
-  const onDragEnd = async (event: DragEndEvent) => {
+  const onDragEnd = (event: DragEndEvent) => {
     const activeId = Number(event.active.id);
     const overId = event.over?.id;
     if (overId === undefined || overId === activeId) return;
@@ -49,18 +51,7 @@ export function PositionGrid({
       activeId,
       overId === `new-row-${position.id}` ? { newRow: true } : { itemId: Number(overId) },
     );
-    if (placements.length === 0) return;
-    setSaving(true);
-    try {
-      for (const placement of placements) {
-        await patchItem('displayitem', placement.id, { rank: placement.rank, col: placement.col });
-      }
-    } catch (error) {
-      notifyError(error, t);
-    } finally {
-      await refresh();
-      setSaving(false);
-    }
+    if (placements.length > 0) savePlacements.mutate(placements);
   };
 
   return (
@@ -102,7 +93,7 @@ export function PositionGrid({
         >
           {t('admin.designer.add_display_field')}
         </Button>
-        {saving && <Loader size="xs" />}
+        {savePlacements.isPending && <Loader size="xs" />}
       </Group>
     </Stack>
   );

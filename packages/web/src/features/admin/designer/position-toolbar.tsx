@@ -1,10 +1,9 @@
 import type { DisplayPosition } from '@dossierbase/core';
 import { ActionIcon, Badge, Button, Group } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconEdit } from '@tabler/icons-react';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { notifyError } from '../../../api/errors';
-import { patchItem, useRefreshAdmin } from '../admin-api';
+import { patchItem } from '../admin-api';
+import { useAdminAction } from '../admin-form';
 import { movePosition } from '../grid';
 
 /** Above a position's grid: move the position left or right among its type, and open its editor. */
@@ -18,20 +17,13 @@ export function PositionToolbar({
   onEdit: () => void;
 }) {
   const { t } = useTranslation();
-  const refresh = useRefreshAdmin();
-  const [busy, setBusy] = useState(false);
-  const move = async (step: -1 | 1) => {
+  const saveRanks = useAdminAction(async (changes: { id: number; rank: number }[]) => {
+    for (const change of changes) await patchItem('displayposition', change.id, { rank: change.rank });
+  });
+  const busy = saveRanks.isPending;
+  const move = (step: -1 | 1) => {
     const changes = movePosition(positions, position, step);
-    if (changes.length === 0) return;
-    setBusy(true);
-    try {
-      for (const change of changes) await patchItem('displayposition', change.id, { rank: change.rank });
-      await refresh();
-    } catch (error) {
-      notifyError(error, t);
-    } finally {
-      setBusy(false);
-    }
+    if (changes.length > 0) saveRanks.mutate(changes);
   };
   const group = positions.filter((p) => p.type === position.type);
   const index = group.findIndex((p) => p.id === position.id);
