@@ -383,3 +383,182 @@ test('the link picker filters its choices in the filter modal, and creates a new
     await close();
   }
 }, 120_000);
+
+/** An entity with dossier-data, block and text items carrying information texts; one dossier. */
+async function buildNotebook(name: string) {
+  const env = fixture.environmentId;
+  const entity = await buildDefDossier(stack.db, env, { name });
+  const main = await buildDisplayPosition(stack.db, entity, {
+    name: 'General',
+    type: 'main_content',
+    rank: 1,
+  });
+  const tab = await buildDisplayPosition(stack.db, entity, { name: 'Details', type: 'tab', rank: 2 });
+  const textField = async (fieldName: string) => {
+    const base = await buildDefField(stack.db, env, { type: 'text', name: `${name} ${fieldName}` });
+    return buildDataField(stack.db, entity, base.id, { name: fieldName });
+  };
+  const title = await textField('Title');
+  const notes = await textField('Notes');
+  const remarks = await textField('Remarks');
+  const titleItem = await buildDisplayItem(stack.db, entity, {
+    dataFieldId: title.id,
+    positionId: main.id,
+    rank: 1,
+  });
+  const notesItem = await buildDisplayItem(stack.db, entity, {
+    dataFieldId: notes.id,
+    positionId: main.id,
+    rank: 2,
+    settings: { show_info_direct: true },
+  });
+  await buildDisplayItem(stack.db, entity, { dataFieldId: remarks.id, positionId: tab.id });
+  const data: Record<string, number> = {};
+  for (const [rank, key] of ['summary', 'dossier_id', 'created_at', 'created_by'].entries()) {
+    const shown = await buildDisplayItem(stack.db, entity, {
+      positionId: main.id,
+      view: 'show',
+      rank: 3 + rank,
+      settings: { dossier_data: key },
+    });
+    data[key] = shown.id;
+  }
+  const block = await buildDisplayItem(stack.db, entity, {
+    positionId: main.id,
+    view: 'show',
+    rank: 9,
+    settings: { block: 5 },
+  });
+  const listed = await buildDisplayItem(stack.db, entity, {
+    view: 'list',
+    settings: { dossier_data: 'created_at' },
+  });
+  await buildDisplayItem(stack.db, entity, { dataFieldId: title.id, view: 'summary' });
+  const texts = (name: string, settings: Record<string, string>) =>
+    JSON.stringify([{ culture: 'en_GB', name, settings }]);
+  await stack.db
+    .updateTable('display_item')
+    .set({
+      translations: texts('Title', {
+        pretext: `Read {dossier:${fixture.linkedDossiers.acme}} first<img src=x onerror="window.__pretextScript = 1">`,
+        informationtext: '<b>Short</b> and clear',
+      }),
+    })
+    .where('id', '=', titleItem.id)
+    .execute();
+  await stack.db
+    .updateTable('display_item')
+    .set({ translations: texts('Notes', { informationtext: 'Anything worth <i>keeping</i>' }) })
+    .where('id', '=', notesItem.id)
+    .execute();
+  const id = await insertDossier(stack.db, entity, 'First page', { [title.id]: 'First page' });
+  await stack.db
+    .updateTable('content_dossier')
+    .set({ created_by: fixture.adminUserId })
+    .where('id', '=', id)
+    .execute();
+  return { entity, id, tab, titleItem, notesItem, data, block, listed };
+}
+
+test('dossier data, block items, information texts and pre-texts on the dossier page', async () => {
+  const notebook = await buildNotebook('Notebook');
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+    await page.goto(`/contentdossier/${notebook.id}`);
+    const value = (itemId: number) => page.getByTestId(`dossier-value-${itemId}`);
+    await value(notebook.data.summary).getByText('First page').waitFor();
+    expect(await value(notebook.data.dossier_id).textContent()).toContain(String(notebook.id));
+    expect(await value(notebook.data.created_at).textContent()).toMatch(/\d{2}-\d{2}-\d{4}/);
+    expect(await value(notebook.data.created_by).textContent()).toBe('Demo Administrator');
+    expect(await page.getByTestId('unknown-field-type').count()).toBe(0);
+    expect(await page.getByTestId(`dossier-item-${notebook.block.id}`).count()).toBe(0);
+
+    // The pre-text stands above the field; its dossier tag opens that dossier in a new window.
+    const pretext = page.getByTestId(`item-pretext-${notebook.titleItem.id}`);
+    expect(await pretext.textContent()).toBe(`Read dossier #${fixture.linkedDossiers.acme} first`);
+    const link = pretext.locator('a');
+    expect(await link.getAttribute('href')).toBe(`/contentdossier/${fixture.linkedDossiers.acme}`);
+    expect(await link.getAttribute('target')).toBe('_blank');
+    expect(await link.getAttribute('rel')).toBe('noopener');
+    expect(
+      await page.evaluate(() => (window as { __pretextScript?: number }).__pretextScript),
+    ).toBeUndefined();
+    // The information text opens from the icon beside the label, or shows at once (show_info_direct).
+    expect(await page.getByTestId(`item-info-${notebook.titleItem.id}`).count()).toBe(0);
+    await page.getByTestId(`item-info-toggle-${notebook.titleItem.id}`).click();
+    const info = page.getByTestId(`item-info-${notebook.titleItem.id}`);
+    expect(await info.innerHTML()).toBe('<b>Short</b> and clear');
+    expect(await page.getByTestId(`item-info-${notebook.notesItem.id}`).innerHTML()).toBe(
+      'Anything worth <i>keeping</i>',
+    );
+    expect(await page.getByTestId(`item-info-toggle-${notebook.notesItem.id}`).count()).toBe(0);
+    await screenshot(page, 'dossier-information-texts');
+
+    // Edit mode shows them too; the list shows dossier data the same way.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('dossier-edit').click();
+    await page.getByTestId(`item-pretext-${notebook.titleItem.id}`).waitFor();
+    await page.getByTestId(`item-info-toggle-${notebook.titleItem.id}`).waitFor();
+    await page.getByTestId('dossier-cancel').click();
+    await page.goto(`/defdossier/${notebook.entity.id}`);
+    await page
+      .getByTestId(`dossier-cell-${notebook.listed.id}`)
+      .getByText(/\d{2}-\d{2}-\d{4}/)
+      .waitFor();
+    expect(await page.getByTestId('unknown-field-type').count()).toBe(0);
+  } finally {
+    await close();
+  }
+});
+
+test('leaving edit mode on the dossier page with changes asks first: Cancel, another tab, a menu link', async () => {
+  const notebook = await buildNotebook('Diary');
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+    await page.goto(`/contentdossier/${notebook.id}`);
+    const title = page.getByTestId(`dossier-item-${notebook.titleItem.id}`).locator('input');
+    const leave = page.getByTestId('dossier-leave-modal');
+    const stay = async () => {
+      await leave.getByText('Discard changes to First page').waitFor();
+      await page.getByTestId('dossier-continue-working').click();
+      await leave.waitFor({ state: 'hidden' });
+      expect(await title.inputValue()).toBe('Second thoughts');
+    };
+
+    // Without changes Cancel just leaves edit mode.
+    await page.getByTestId('dossier-edit').click();
+    await page.getByTestId('dossier-cancel').click();
+    await page.getByTestId('dossier-edit').click();
+    await title.fill('Second thoughts');
+
+    await page.getByTestId('dossier-cancel').click();
+    await stay();
+    await page.getByTestId(`dossier-tab-${notebook.tab.id}`).click();
+    await stay();
+    expect(new URL(page.url()).search).toBe('');
+    await page.getByTestId('menu-dashboard').click();
+    await stay();
+    expect(new URL(page.url()).pathname).toBe(`/contentdossier/${notebook.id}`);
+    await screenshot(page, 'dossier-leave-edit');
+
+    // Leave page throws the changes away.
+    await page.getByTestId('dossier-cancel').click();
+    await page.getByTestId('dossier-leave-page').click();
+    await page.getByTestId(`dossier-value-${notebook.titleItem.id}`).getByText('First page').waitFor();
+    await page.getByTestId('dossier-edit').click();
+    await title.fill('Second thoughts');
+    await page.getByTestId('menu-dashboard').click();
+    await page.getByTestId('dossier-leave-page').click();
+    await page.waitForURL(`${stack.baseUrl}/`);
+    const stored = await stack.db
+      .selectFrom('content_dossier')
+      .select('summary')
+      .where('id', '=', notebook.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.summary).toBe('First page');
+  } finally {
+    await close();
+  }
+});

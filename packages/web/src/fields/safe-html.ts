@@ -1,4 +1,10 @@
-import { isAllowedImageSource, isAllowedInlineStyle, isAllowedLinkTarget } from '@dossierbase/core';
+import {
+  INFORMATION_TEXT_ATTRIBUTES,
+  INFORMATION_TEXT_TAGS,
+  isAllowedImageSource,
+  isAllowedInlineStyle,
+  isAllowedLinkTarget,
+} from '@dossierbase/core';
 import DOMPurify from 'dompurify';
 
 // A DOMPurify of our own, so these hooks touch no other use of the library. It applies core's rules
@@ -22,4 +28,9 @@ export function sanitiseHtml(html: string, tags: readonly string[], attributes: 
   // Without a DOM (unit tests under Node) DOMPurify checks nothing, so nothing is shown.
   if (!purifier.isSupported) return '';
   return purifier.sanitize(html, { ALLOWED_TAGS: [...tags], ALLOWED_ATTR: [...attributes] });
+}
+
+/** Information text and pre-text of a display item: only the contract's tags and attributes. */
+export function sanitiseInformationText(html: string): string {
+  return sanitiseHtml(html, INFORMATION_TEXT_TAGS, INFORMATION_TEXT_ATTRIBUTES);
 }

@@ -6,10 +6,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { FieldSources } from '../../fields/types';
+import { detailValues } from './detail/dossier-data';
 import { type DossierValues, dossierKeys, fetchDossier, updateDossier } from './dossier-api';
 import { DossierForm } from './dossier-form';
 import { ExistingMatchesModal } from './existing-matches-modal';
-import type { DossierTab } from './form-logic';
+import { type DossierTab, hasChanges } from './form-logic';
+import { LeaveModal, leavesPathOrQuery, useLeaveGuard } from './leave-guard';
 import { PageError, PageLoading } from './page-states';
 import { useDossierSubmit } from './use-dossier-submit';
 
@@ -35,8 +37,14 @@ export function DetailTab({ dossierId, tab, overview, canEdit, conditions, sourc
     queryFn: ({ signal }) => fetchDossier(dossierId, tab.id, signal),
   });
   const [values, setValues] = useState<DossierValues | null>(null);
+  // what the form held when editing began or was last saved: changes since then ask before leaving
+  const [start, setStart] = useState<DossierValues>({});
+  const [confirmCancel, setConfirmCancel] = useState(false);
   const editing = values !== null && canEdit;
   const items = detail.data?.items ?? [];
+  const dirty = editing && hasChanges(items, start, values);
+  // Another tab (?selectedTab) or another page leaves edit mode too.
+  const guard = useLeaveGuard(dirty, leavesPathOrQuery);
 
   const submitter = useDossierSubmit({
     kind: 'edit',
@@ -50,14 +58,21 @@ export function DetailTab({ dossierId, tab, overview, canEdit, conditions, sourc
   if (detail.isPending) return <PageLoading />;
   if (detail.error) return <PageError error={detail.error} />;
 
+  const shown = detailValues(detail.data);
   const save = async (close: boolean, ignoreExisting = false) => {
     if (!values) return;
     const saved = await submitter.submit(values, ignoreExisting);
+    if (saved) setStart(values);
     if (saved && close) setValues(null);
   };
   const cancel = () => {
+    setConfirmCancel(false);
     submitter.reset();
     setValues(null);
+  };
+  const edit = () => {
+    setStart(shown);
+    setValues(shown);
   };
 
   return (
@@ -65,7 +80,7 @@ export function DetailTab({ dossierId, tab, overview, canEdit, conditions, sourc
       <DossierForm
         items={items}
         mode={editing ? 'edit' : 'show'}
-        values={editing ? values : detail.data.content}
+        values={editing ? values : shown}
         onChange={(key, value) => {
           submitter.clearError(key);
           setValues((current) => ({ ...current, [key]: value }));
@@ -80,7 +95,11 @@ export function DetailTab({ dossierId, tab, overview, canEdit, conditions, sourc
         <Group justify="flex-end">
           {editing ? (
             <>
-              <Button variant="default" onClick={cancel} data-testid="dossier-cancel">
+              <Button
+                variant="default"
+                onClick={() => (dirty ? setConfirmCancel(true) : cancel())}
+                data-testid="dossier-cancel"
+              >
                 {t('common.cancel')}
               </Button>
               <Button
@@ -96,11 +115,7 @@ export function DetailTab({ dossierId, tab, overview, canEdit, conditions, sourc
               </Button>
             </>
           ) : (
-            <Button
-              leftSection={<IconPencil size={16} />}
-              onClick={() => setValues({ ...detail.data.content })}
-              data-testid="dossier-edit"
-            >
+            <Button leftSection={<IconPencil size={16} />} onClick={edit} data-testid="dossier-edit">
               {t('dossier.edit')}
             </Button>
           )}
@@ -112,9 +127,16 @@ export function DetailTab({ dossierId, tab, overview, canEdit, conditions, sourc
         onIgnore={() => void save(false, true)}
         onUse={(id) => {
           cancel();
+          guard.allowLeaving();
           navigate(`/contentdossier/${id}`);
         }}
         saving={submitter.saving}
+      />
+      <LeaveModal
+        opened={guard.blocked || confirmCancel}
+        name={overview.dossier.summary || `#${overview.dossier.id}`}
+        onStay={() => (confirmCancel ? setConfirmCancel(false) : guard.stay())}
+        onLeave={() => (confirmCancel ? cancel() : guard.leave())}
       />
     </Stack>
   );

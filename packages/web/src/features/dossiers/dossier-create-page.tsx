@@ -1,16 +1,17 @@
-import { Alert, Box, Button, Fieldset, Grid, Group, Modal, NavLink, Stack, Text, Title } from '@mantine/core';
+import { Alert, Box, Button, Fieldset, Grid, Group, NavLink, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { IconArrowLeft, IconInfoCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useBlocker, useNavigate, useParams, useSearchParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTokenData } from '../auth/session';
 import { dossierKeys, fetchAbilities } from './dossier-api';
 import { DossierForm } from './dossier-form';
 import { ExistingMatchesModal } from './existing-matches-modal';
 import { hasChanges } from './form-logic';
 import { knownUsers } from './known-users';
+import { LeaveModal, useLeaveGuard } from './leave-guard';
 import { PageError, PageLoading } from './page-states';
 import { useEntityNames } from './use-entity-layout';
 import { useFieldSources } from './use-field-sources';
@@ -37,10 +38,8 @@ export function DossierCreatePage() {
     enabled: defDossier > 0,
   });
   const [continued, setContinued] = useState(false);
-  const leaving = useRef(false);
-
   const leave = (to: string) => {
-    leaving.current = true;
+    guard.allowLeaving();
     navigate(to);
   };
   const continueAfterSave = useRef(false);
@@ -58,11 +57,7 @@ export function DossierCreatePage() {
     [token],
   );
   const sources = useFieldSources(layout.options, me);
-  const dirty = hasChanges(items, start, values);
-  const blocker = useBlocker(
-    ({ currentLocation, nextLocation }) =>
-      dirty && !leaving.current && currentLocation.pathname !== nextLocation.pathname,
-  );
+  const guard = useLeaveGuard(hasChanges(items, start, values));
 
   useEffect(() => {
     const previous = document.title;
@@ -202,28 +197,7 @@ export function DossierCreatePage() {
         onUse={(id) => leave(`/contentdossier/${id}`)}
         saving={submitter.saving}
       />
-      <Modal
-        opened={blocker.state === 'blocked'}
-        onClose={() => blocker.reset?.()}
-        title={t('dossier.leave_title', { name: typeName })}
-        data-testid="dossier-leave-modal"
-      >
-        <Stack>
-          <Text size="sm">{t('dossier.leave_text')}</Text>
-          <Group justify="flex-end">
-            <Button
-              variant="default"
-              onClick={() => blocker.reset?.()}
-              data-testid="dossier-continue-working"
-            >
-              {t('dossier.continue_working')}
-            </Button>
-            <Button color="red" onClick={() => blocker.proceed?.()} data-testid="dossier-leave-page">
-              {t('dossier.leave_page')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      <LeaveModal opened={guard.blocked} name={typeName} onStay={guard.stay} onLeave={guard.leave} />
     </Stack>
   );
 }

@@ -10,6 +10,7 @@ import { joinEnvironmentRoom } from '../../app/realtime';
 import { useFieldLocale } from '../../fields/shared';
 import { environmentStore, useEnvironment } from '../environments/environment-store';
 import { getEnvironment } from '../environments/environments-api';
+import { detailValues } from './detail/dossier-data';
 import { DetailHeader } from './detail-header';
 import { DetailTab } from './detail-tab';
 import { dossierKeys, fetchAbilities, fetchDossier, fetchTabsAllowed, isEditAllowed } from './dossier-api';
@@ -140,7 +141,7 @@ export function DossierDetailPage() {
           key={position.id}
           items={items}
           mode="show"
-          values={data.content}
+          values={detailValues(data)}
           conditions={conditions}
           sources={sources}
           testId={`dossier-${kind}-${position.id}`}

@@ -5,8 +5,9 @@ import { useViewportSize } from '@mantine/hooks';
 import type { TFunction } from 'i18next';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FieldDisplay, FieldEditor } from '../../fields/field-item';
+import { FieldDisplay, FieldEditor, isBlockItem } from '../../fields/field-item';
 import { itemLabel } from '../../fields/helpers';
+import { ItemInformationDirect, ItemLabel, ItemPreText } from '../../fields/information-text';
 import { useFieldLocale } from '../../fields/shared';
 import type { FieldSources } from '../../fields/types';
 import { translateMessage } from '../../i18n/messages';
@@ -62,7 +63,8 @@ export function DossierForm(props: DossierFormProps) {
   const { items, mode, values, conditions } = props;
   const shown = useMemo(() => itemsForMode(items, mode), [items, mode]);
   const { hidden, required } = formRules(shown, conditions, { ...props.conditionValues, ...values });
-  const visible = shown.filter((item) => !hidden.has(itemKey(item)));
+  // A block item shows its block once blocks exist; until then it takes no place.
+  const visible = shown.filter((item) => !hidden.has(itemKey(item)) && !isBlockItem(item));
   const rows = layoutRows(visible, width > 0 ? minimumSpan(width) : 1);
 
   if (visible.length === 0)
@@ -96,12 +98,13 @@ export function DossierForm(props: DossierFormProps) {
                 data-item-id={item.id}
                 data-testid={`dossier-item-${item.id}`}
               >
+                <ItemPreText item={item} />
                 {editable ? (
                   <FieldEditor
                     item={item}
                     value={values[key]}
                     onChange={(value) => props.onChange?.(key, value)}
-                    label={label}
+                    label={<ItemLabel item={item} label={label} />}
                     required={required.has(key)}
                     error={error ? dossierMessage(t, error) : undefined}
                     {...props.sources(item)}
@@ -109,7 +112,7 @@ export function DossierForm(props: DossierFormProps) {
                 ) : (
                   <Stack gap={2}>
                     <Text size="sm" fw={500}>
-                      {label}
+                      <ItemLabel item={item} label={label} />
                     </Text>
                     <Box data-testid={`dossier-value-${item.id}`}>
                       <FieldDisplay item={item} value={values[key]} {...props.sources(item)} />
@@ -121,6 +124,7 @@ export function DossierForm(props: DossierFormProps) {
                     ) : null}
                   </Stack>
                 )}
+                <ItemInformationDirect item={item} />
               </Box>
             );
           })}

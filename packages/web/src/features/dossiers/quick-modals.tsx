@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { errorMessage } from '../../api/errors';
 import { useFieldLocale } from '../../fields/shared';
+import { detailValues } from './detail/dossier-data';
 import { type DossierValues, dossierKeys, fetchDossier, updateDossier } from './dossier-api';
 import { DossierForm } from './dossier-form';
 import { ExistingMatchesModal } from './existing-matches-modal';
@@ -110,7 +111,7 @@ export function QuickShowModal({ dossierId, onClose }: QuickModalProps) {
             <DossierForm
               items={items}
               mode="show"
-              values={data.content}
+              values={detailValues(data)}
               conditions={layout.settings.conditions}
               sources={sources}
               testId="quick-show-form"
