@@ -5,8 +5,10 @@ import {
   conditionsSchema,
   type DisplayItem,
 } from '@dossierbase/core';
+import { zodResolver } from '@hookform/resolvers/zod';
 import {
   ActionIcon,
+  Alert,
   Button,
   Group,
   Loader,
@@ -20,13 +22,17 @@ import {
   Title,
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { z } from 'zod';
 import { isApiError } from '../../api/client';
 import { notifySuccess } from '../../api/errors';
 import { useLocale } from '../../app/locale-provider';
 import { NotFoundPage } from '../../app/not-found-page';
+import { translateMessage } from '../../i18n/messages';
 import {
   entityName,
   patchItem,
@@ -34,11 +40,10 @@ import {
   useDisplayItems,
   useEntity,
   useListOptions,
-  useRefreshAdmin,
 } from './admin-api';
+import { formError, useAdminMutation } from './admin-form';
 import { AdminOnly } from './admin-guard';
 import { itemLabel } from './designer/item-label';
-import { type Errors, GeneralError, serverErrors, validate } from './form-helpers';
 import { DESIGNER_VIEWS } from './grid';
 import { fieldTypeLabel } from './labels';
 
@@ -48,6 +53,35 @@ export function ConditionsPage() {
       <Conditions />
     </AdminOnly>
   );
+}
+
+/** Rule fields without a field chosen are left out before the conditions are checked and saved. */
+const schema = z.object({
+  conditions: z.preprocess(
+    (conditions: Condition[]) =>
+      conditions.map((condition) => ({
+        ...condition,
+        rules: condition.rules.map((rule) => ({
+          ...rule,
+          fields: rule.fields.filter((field) => field.field !== ''),
+        })),
+      })),
+    conditionsSchema,
+  ),
+});
+type Values = z.input<typeof schema>;
+type Saved = z.output<typeof schema>;
+
+/** The first message among a nested value's errors (a condition's), translated. */
+function firstMessage(node: unknown, t: TFunction): string | undefined {
+  if (!node || typeof node !== 'object') return undefined;
+  const own = (node as { message?: unknown }).message;
+  if (typeof own === 'string') return translateMessage(t, own);
+  for (const child of Object.values(node)) {
+    const found = firstMessage(child, t);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 const emptyRule = (): ConditionRule => ({
@@ -66,14 +100,18 @@ function Conditions() {
   const id = Number(useParams().id);
   const { data: entity, isLoading, error: entityError } = useEntity(id);
   const { data: allItems = [] } = useDisplayItems(id);
-  const refresh = useRefreshAdmin();
-  const [conditions, setConditions] = useState<Condition[]>([]);
-  const [errors, setErrors] = useState<Errors>({});
-  const [busy, setBusy] = useState(false);
+  const form = useForm<Values, unknown, Saved>({
+    resolver: zodResolver(schema),
+    defaultValues: { conditions: [] },
+  });
+  const conditions = form.watch('conditions');
+  const setConditions = (update: (all: Condition[]) => Condition[]) =>
+    form.setValue('conditions', update(form.getValues('conditions')), { shouldDirty: true });
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the entity (re)loads
   useEffect(() => {
     const stored = conditionsSchema.safeParse(entity?.settings?.conditions ?? []);
-    setConditions(stored.success ? stored.data : []);
+    form.reset({ conditions: stored.success ? stored.data : [] });
   }, [entity]);
 
   const items = allItems.filter((item) => (DESIGNER_VIEWS as readonly string[]).includes(item.view));
@@ -86,176 +124,172 @@ function Conditions() {
   const update = (index: number, next: Condition) =>
     setConditions((all) => all.map((condition, i) => (i === index ? next : condition)));
 
-  const save = async () => {
-    const cleaned = conditions.map((condition) => ({
-      ...condition,
-      rules: condition.rules.map((rule) => ({ ...rule, fields: rule.fields.filter((f) => f.field !== '') })),
-    }));
-    const invalid = validate(conditionsSchema, cleaned, t);
-    if (invalid) return setErrors(invalid);
-    setBusy(true);
-    try {
-      await patchItem('defdossier', id, { settings: { ...(entity?.settings ?? {}), conditions: cleaned } });
-      await refresh();
-      setErrors({});
-      notifySuccess(t('admin.saved'));
-    } catch (error) {
-      setErrors(serverErrors(error, t));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const save = useAdminMutation(
+    form,
+    (values: Saved) =>
+      patchItem('defdossier', id, {
+        settings: { ...(entity?.settings ?? {}), conditions: values.conditions },
+      }),
+    { onSuccess: () => notifySuccess(t('admin.saved')) },
+  );
+  const message = formError(form) ?? firstMessage(form.formState.errors.conditions, t);
 
   if (isApiError(entityError, 404)) return <NotFoundPage />;
   if (isLoading) return <Loader />;
   return (
-    <Stack data-testid="conditions-page">
-      <Group justify="space-between">
-        <Title order={3}>
-          {t('admin.conditions.title')}: {entityName(entity, locale)}
-        </Title>
-        <Button size="xs" variant="default" component={Link} to={`/fieldeditor/${id}`}>
-          {t('admin.designer.title')}
-        </Button>
-      </Group>
-      <GeneralError errors={errors} />
-      {conditions.length === 0 && <Text c="dimmed">{t('admin.conditions.none')}</Text>}
-      {conditions.map((condition, index) => (
-        <Paper key={condition.id ?? index} withBorder p="md" data-testid={`condition-${index}`}>
-          <Stack>
-            <Group justify="space-between">
-              <Text fw={600}>
-                {t('admin.conditions.condition')} {index + 1}
-              </Text>
-              <ActionIcon
-                color="red"
-                variant="subtle"
-                onClick={() => setConditions((all) => all.filter((_, i) => i !== index))}
-                aria-label={t('admin.delete')}
-                data-testid={`condition-delete-${index}`}
-              >
-                <IconTrash size={16} />
-              </ActionIcon>
-            </Group>
-            <Text size="sm" fw={500}>
-              {t('admin.conditions.rules')}
-            </Text>
-            {condition.rules.map((rule, ruleIndex) => (
-              <RuleEditor
-                // biome-ignore lint/suspicious/noArrayIndexKey: rules have no id of their own
-                key={ruleIndex}
-                testId={`condition-${index}-rule-${ruleIndex}`}
-                rule={rule}
-                fieldItems={fieldItems}
-                onChange={(next) =>
-                  update(index, {
-                    ...condition,
-                    rules: condition.rules.map((r, i) => (i === ruleIndex ? next : r)),
-                  })
-                }
-                onRemove={() =>
-                  update(index, { ...condition, rules: condition.rules.filter((_, i) => i !== ruleIndex) })
-                }
-              />
-            ))}
-            <Button
-              size="compact-xs"
-              variant="subtle"
-              leftSection={<IconPlus size={12} />}
-              onClick={() => update(index, { ...condition, rules: [...condition.rules, emptyRule()] })}
-              w="fit-content"
-            >
-              {t('admin.conditions.add_rule')}
-            </Button>
-            <Text size="sm" fw={500}>
-              {t('admin.conditions.actions')}
-            </Text>
-            {condition.actions.map((action, actionIndex) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: actions have no id of their own
-              <Group key={actionIndex} align="flex-end" wrap="nowrap">
-                <Select
-                  w={200}
-                  label={t('admin.conditions.action_type')}
-                  data={[
-                    { value: 'show_fields', label: t('admin.conditions.show_fields') },
-                    { value: 'require_fields', label: t('admin.conditions.require_fields') },
-                  ]}
-                  value={action.type}
-                  onChange={(next) =>
-                    update(index, {
-                      ...condition,
-                      actions: condition.actions.map((a, i) =>
-                        i === actionIndex
-                          ? { ...a, type: (next ?? 'show_fields') as ConditionAction['type'] }
-                          : a,
-                      ),
-                    })
-                  }
-                  data-testid={`condition-${index}-action-${actionIndex}-type`}
-                />
-                <MultiSelect
-                  style={{ flex: 1 }}
-                  label={t('admin.conditions.items')}
-                  data={itemOptions}
-                  searchable
-                  value={action.values.map(String)}
-                  onChange={(next) =>
-                    update(index, {
-                      ...condition,
-                      actions: condition.actions.map((a, i) =>
-                        i === actionIndex ? { ...a, values: next.map(Number) } : a,
-                      ),
-                    })
-                  }
-                  data-testid={`condition-${index}-action-${actionIndex}-items`}
-                />
+    <form onSubmit={form.handleSubmit((values) => save.mutate(values))} noValidate>
+      <Stack data-testid="conditions-page">
+        <Group justify="space-between">
+          <Title order={3}>
+            {t('admin.conditions.title')}: {entityName(entity, locale)}
+          </Title>
+          <Button size="xs" variant="default" component={Link} to={`/fieldeditor/${id}`}>
+            {t('admin.designer.title')}
+          </Button>
+        </Group>
+        {message && (
+          <Alert color="red" data-testid="form-error">
+            {message}
+          </Alert>
+        )}
+        {conditions.length === 0 && <Text c="dimmed">{t('admin.conditions.none')}</Text>}
+        {conditions.map((condition, index) => (
+          <Paper key={condition.id ?? index} withBorder p="md" data-testid={`condition-${index}`}>
+            <Stack>
+              <Group justify="space-between">
+                <Text fw={600}>
+                  {t('admin.conditions.condition')} {index + 1}
+                </Text>
                 <ActionIcon
-                  variant="subtle"
                   color="red"
-                  mb={6}
-                  onClick={() =>
-                    update(index, {
-                      ...condition,
-                      actions: condition.actions.filter((_, i) => i !== actionIndex),
-                    })
-                  }
+                  variant="subtle"
+                  onClick={() => setConditions((all) => all.filter((_, i) => i !== index))}
                   aria-label={t('admin.delete')}
+                  data-testid={`condition-delete-${index}`}
                 >
-                  <IconTrash size={14} />
+                  <IconTrash size={16} />
                 </ActionIcon>
               </Group>
-            ))}
-            <Button
-              size="compact-xs"
-              variant="subtle"
-              leftSection={<IconPlus size={12} />}
-              onClick={() =>
-                update(index, {
-                  ...condition,
-                  actions: [...condition.actions, { type: 'show_fields', values: [] }],
-                })
-              }
-              w="fit-content"
-            >
-              {t('admin.conditions.add_action')}
-            </Button>
-          </Stack>
-        </Paper>
-      ))}
-      <Group justify="space-between">
-        <Button
-          variant="light"
-          leftSection={<IconPlus size={16} />}
-          onClick={() => setConditions((all) => [...all, emptyCondition()])}
-          data-testid="condition-add"
-        >
-          {t('admin.conditions.add')}
-        </Button>
-        <Button onClick={save} loading={busy} data-testid="conditions-save">
-          {t('admin.save')}
-        </Button>
-      </Group>
-    </Stack>
+              <Text size="sm" fw={500}>
+                {t('admin.conditions.rules')}
+              </Text>
+              {condition.rules.map((rule, ruleIndex) => (
+                <RuleEditor
+                  // biome-ignore lint/suspicious/noArrayIndexKey: rules have no id of their own
+                  key={ruleIndex}
+                  testId={`condition-${index}-rule-${ruleIndex}`}
+                  rule={rule}
+                  fieldItems={fieldItems}
+                  onChange={(next) =>
+                    update(index, {
+                      ...condition,
+                      rules: condition.rules.map((r, i) => (i === ruleIndex ? next : r)),
+                    })
+                  }
+                  onRemove={() =>
+                    update(index, { ...condition, rules: condition.rules.filter((_, i) => i !== ruleIndex) })
+                  }
+                />
+              ))}
+              <Button
+                size="compact-xs"
+                variant="subtle"
+                leftSection={<IconPlus size={12} />}
+                onClick={() => update(index, { ...condition, rules: [...condition.rules, emptyRule()] })}
+                w="fit-content"
+              >
+                {t('admin.conditions.add_rule')}
+              </Button>
+              <Text size="sm" fw={500}>
+                {t('admin.conditions.actions')}
+              </Text>
+              {condition.actions.map((action, actionIndex) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: actions have no id of their own
+                <Group key={actionIndex} align="flex-end" wrap="nowrap">
+                  <Select
+                    w={200}
+                    label={t('admin.conditions.action_type')}
+                    data={[
+                      { value: 'show_fields', label: t('admin.conditions.show_fields') },
+                      { value: 'require_fields', label: t('admin.conditions.require_fields') },
+                    ]}
+                    value={action.type}
+                    onChange={(next) =>
+                      update(index, {
+                        ...condition,
+                        actions: condition.actions.map((a, i) =>
+                          i === actionIndex
+                            ? { ...a, type: (next ?? 'show_fields') as ConditionAction['type'] }
+                            : a,
+                        ),
+                      })
+                    }
+                    data-testid={`condition-${index}-action-${actionIndex}-type`}
+                  />
+                  <MultiSelect
+                    style={{ flex: 1 }}
+                    label={t('admin.conditions.items')}
+                    data={itemOptions}
+                    searchable
+                    value={action.values.map(String)}
+                    onChange={(next) =>
+                      update(index, {
+                        ...condition,
+                        actions: condition.actions.map((a, i) =>
+                          i === actionIndex ? { ...a, values: next.map(Number) } : a,
+                        ),
+                      })
+                    }
+                    data-testid={`condition-${index}-action-${actionIndex}-items`}
+                  />
+                  <ActionIcon
+                    variant="subtle"
+                    color="red"
+                    mb={6}
+                    onClick={() =>
+                      update(index, {
+                        ...condition,
+                        actions: condition.actions.filter((_, i) => i !== actionIndex),
+                      })
+                    }
+                    aria-label={t('admin.delete')}
+                  >
+                    <IconTrash size={14} />
+                  </ActionIcon>
+                </Group>
+              ))}
+              <Button
+                size="compact-xs"
+                variant="subtle"
+                leftSection={<IconPlus size={12} />}
+                onClick={() =>
+                  update(index, {
+                    ...condition,
+                    actions: [...condition.actions, { type: 'show_fields', values: [] }],
+                  })
+                }
+                w="fit-content"
+              >
+                {t('admin.conditions.add_action')}
+              </Button>
+            </Stack>
+          </Paper>
+        ))}
+        <Group justify="space-between">
+          <Button
+            variant="light"
+            leftSection={<IconPlus size={16} />}
+            onClick={() => setConditions((all) => [...all, emptyCondition()])}
+            data-testid="condition-add"
+          >
+            {t('admin.conditions.add')}
+          </Button>
+          <Button type="submit" loading={save.isPending} data-testid="conditions-save">
+            {t('admin.save')}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
   );
 }
 

@@ -2,6 +2,7 @@ import type { DefDossierDefField } from '@dossierbase/core';
 import { describe, expect, it } from 'vitest';
 import { copyTargets } from './duplicate-targets';
 
+// Only what copyTargets reads; the rest of a data field does not matter here.
 function dataField(id: number, entity: number, base: { id: number; type: string }, locked = false) {
   return {
     id,
@@ -13,7 +14,7 @@ function dataField(id: number, entity: number, base: { id: number; type: string 
     locked,
     settings: {},
     def_field: { id: base.id, uuid: `b${base.id}`, name: `base_${base.id}`, type: base.type, settings: {} },
-  } satisfies DefDossierDefField;
+  } as DefDossierDefField;
 }
 
 const names: Record<number, string> = { 1: 'Client', 2: 'Case', 3: 'Address' };
