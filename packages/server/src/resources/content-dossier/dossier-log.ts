@@ -26,7 +26,7 @@ export async function writeLog(
       type,
       user_id: access.user.id,
       username: access.user.username,
-      changes: JSON.stringify(changes),
+      changes,
     })
     .execute();
 }

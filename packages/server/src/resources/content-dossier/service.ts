@@ -55,9 +55,9 @@ export async function createDossier(
       .values({
         environment_id: scope.access.environment.id,
         def_dossier_id: scope.entity.id,
-        values: JSON.stringify(values),
+        values,
         summary: stored.summary,
-        summaries: stored.summaries && JSON.stringify(stored.summaries),
+        summaries: stored.summaries,
         created_by: scope.access.user.id,
         modified_by: scope.access.user.id,
       })
@@ -69,7 +69,7 @@ export async function createDossier(
       const withId = withIdWhenEmpty(stored, id);
       await trx
         .updateTable('content_dossier')
-        .set({ summary: withId.summary, summaries: withId.summaries && JSON.stringify(withId.summaries) })
+        .set({ summary: withId.summary, summaries: withId.summaries })
         .where('id', '=', id)
         .where('environment_id', '=', scope.access.environment.id)
         .execute();
@@ -139,9 +139,9 @@ export async function updateDossier(
     await trx
       .updateTable('content_dossier')
       .set({
-        values: JSON.stringify(values),
+        values,
         summary: stored.summary,
-        summaries: stored.summaries && JSON.stringify(stored.summaries),
+        summaries: stored.summaries,
         modified_by: scope.access.user.id,
         modified_at: new Date(),
       })
