@@ -5,7 +5,7 @@ import { isDatabaseUnavailable } from './db/availability';
 import { migrate, openDatabase } from './db/database';
 import { indexJobsIdle } from './query/index-jobs';
 import { attachRealtime } from './realtime/socket';
-import { writeMissingVariants } from './resources/content-dossier/summary';
+import { resumeSummaryRefreshes, writeMissingVariants } from './resources/content-dossier/summary-refresh';
 import { seedDemo } from './seed';
 import { seedDemoRecords } from './seed-records';
 
@@ -37,6 +37,8 @@ if (config.seedDemo) {
 }
 // summaries written before their entity's restricted summary items had variants get them
 writeMissingVariants(db).catch((error) => console.error('Writing summary variants failed:', error));
+// rewrites of summaries that a stopped node left half-way go on
+resumeSummaryRefreshes(db).catch((error) => console.error('Resuming summary rewrites failed:', error));
 const app = await buildApp({ config, db, jwtSecret: await loadJwtSecret(db, process.env.JWT_SECRET) });
 await attachRealtime(app);
 await app.listen({ port: config.port, host: config.host });

@@ -343,6 +343,13 @@ export interface EntityDataVersionTable {
   version: Generated<string>;
 }
 
+/** A background rewrite of an entity's stored summaries, noted until done. */
+export interface SummaryRefreshTable {
+  environment_id: number;
+  def_dossier_id: number;
+  requested_at: Generated<Date>;
+}
+
 export interface Database {
   app_setting: AppSettingTable;
   app_user: AppUserTable;
@@ -377,6 +384,7 @@ export interface Database {
   file: FileTable;
   file_chunk: FileChunkTable;
   entity_data_version: EntityDataVersionTable;
+  summary_refresh: SummaryRefreshTable;
 }
 
 export type UserRow = Selectable<AppUserTable>;

@@ -13,6 +13,7 @@ import * as dataVersionOfDeletedEntities from './2026-11-24T1000-data-version-of
 import * as summaryTextsStatistics from './2026-11-24T1010-summary-texts-statistics';
 import * as summaryVariantsTextIndex from './2026-11-24T1020-summary-variants-text-index';
 import * as exportHtmlPermission from './2026-11-25T1300-export-html-permission';
+import * as summaryRefresh from './2026-11-25T1400-summary-refresh';
 
 // Listed by hand so the migrator needs no file-system scan. Kysely runs them in name order,
 // so every name starts with its UTC date and time.
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T1010-summary-texts-statistics': summaryTextsStatistics,
   '2026-11-24T1020-summary-variants-text-index': summaryVariantsTextIndex,
   '2026-11-25T1300-export-html-permission': exportHtmlPermission,
+  '2026-11-25T1400-summary-refresh': summaryRefresh,
 };

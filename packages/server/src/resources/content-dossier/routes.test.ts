@@ -329,7 +329,7 @@ describe('POST /api/contentdossier', () => {
     );
   });
 
-  test('the summary follows its items as configured at the time: list labels, and the id when no item has a value', async () => {
+  test('the summary follows its items as configured at the time: list labels, and the first text field without items', async () => {
     const s = await dossierSetup(t);
     const f = s.fields;
     const first = await createOk(s, { [key(f.name.item)]: 'Jansen' });
@@ -344,8 +344,9 @@ describe('POST /api/contentdossier', () => {
       .where('def_dossier_id', '=', s.client.id)
       .where('view', '=', 'summary')
       .execute();
+    // without summary items: the first text field every reader may see (summary-refresh.test.ts)
     const third = await createOk(s, { [key(f.name.item)]: 'Visser' });
-    expect((await stored(third)).summary).toBe(`#${third}`);
+    expect((await stored(third)).summary).toBe('Visser');
   });
 });
 

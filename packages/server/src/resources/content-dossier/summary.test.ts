@@ -10,7 +10,7 @@ import { type AdminSetup, adminSetup } from '../../../test/entity-test-setup';
 import { addMember, buildDefDossier, buildRole } from '../../../test/factories';
 import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
 import { addField } from './fixture';
-import { refreshSummaries, writeMissingVariants } from './summary';
+import { refreshSummaries, writeMissingVariants } from './summary-refresh';
 
 // A summary item restricted to a role: its value reaches only the readers who may see it, on every
 // screen and call that shows or searches summaries (issue 12, defect 6).
@@ -300,7 +300,7 @@ describe('a change of the summary items rewrites the stored summaries', () => {
 
   test('a restricted item that leaves the summary is taken out of every stored summary first', async () => {
     // the first step of its removal: the summaries are rewritten as if it were gone
-    await refreshSummaries(t.db, person, { without: items.bsnSummary });
+    await refreshSummaries(t.db, person, { without: { item: items.bsnSummary } });
     const stored = await t.db
       .selectFrom('content_dossier')
       .select(['summary', 'summaries'])

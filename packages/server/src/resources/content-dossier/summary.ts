@@ -1,19 +1,17 @@
 import { type FieldContext, getFieldType, isEmptyFieldValue, parseFieldSettings } from '@dossierbase/core';
-import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { configCached } from '../../policy/config-cache';
 import type { EnvironmentAccess } from '../../policy/environment';
 import { isRoleRestricted, summaryVariants } from '../../policy/summary';
+import { EDIT_VIEWS } from './items';
 
 // A dossier's summary is written with the dossier: the formatted values of its entity's 'summary' view
 // items, joined by a space, and, when some of those items are restricted to roles, one summary per
-// visibility class (policy/summary.ts says which, and which one a reader gets). When the summary items
-// change, the stored summaries of the entity are rewritten (withSummaryRefresh).
+// visibility class (policy/summary.ts says which, and which one a reader gets). An entity without
+// summary items is summarised by its first text field that every reader may see. When what the
+// summaries show changes, the stored summaries of the entity are rewritten (summary-refresh.ts).
 
 const MAX_LENGTH = 1000;
-const REFRESH_BATCH = 1000;
-/** After rewriting this many summaries, the table's statistics are refreshed for the planner. */
-const ANALYZE_AFTER = 10_000;
 
 /** An entity, as the summary functions name it. */
 export type Entity = { id: number; environment_id: number };
@@ -29,6 +27,8 @@ export interface SummaryConfig {
     ctx: FieldContext;
   }[];
   variants: ReturnType<typeof summaryVariants>;
+  /** the data field the summary falls back on, when the entity has no summary items */
+  fallback?: number;
 }
 
 export interface StoredSummary {
@@ -36,11 +36,21 @@ export interface StoredSummary {
   summaries: Record<string, string> | null;
 }
 
+/** What to leave out of a configuration: a summary item, or a field as the fall-back. */
+export interface Without {
+  item?: number;
+  field?: number;
+}
+
 /**
- * The entity's 'summary' view items in order, with the options of list and tree fields; read fresh.
- * `without`: as if that item were not among them.
+ * The entity's 'summary' view items in order, with the options of list and tree fields, or without
+ * any, its fall-back field (summaryFallbackField); read fresh.
  */
-export async function loadSummaryConfig(db: Db, entity: Entity, without?: number): Promise<SummaryConfig> {
+export async function loadSummaryConfig(
+  db: Db,
+  entity: Entity,
+  without: Without = {},
+): Promise<SummaryConfig> {
   const all = await db
     .selectFrom('display_item as i')
     .innerJoin('def_dossier_def_field as d', 'd.id', 'i.def_dossier_def_field_id')
@@ -62,7 +72,13 @@ export async function loadSummaryConfig(db: Db, entity: Entity, without?: number
     .orderBy('i.col')
     .orderBy('i.id')
     .execute();
-  const rows = all.filter((row) => row.item_id !== without);
+  const rows = all.filter((row) => row.item_id !== without.item);
+  if (rows.length === 0) {
+    const fallback = await summaryFallbackField(db, entity, without.field);
+    return fallback
+      ? { items: [fallback], variants: [], fallback: fallback.dataFieldId }
+      : { items: [], variants: [] };
+  }
   const optionFields = rows.filter((r) => r.type === 'list' || r.type === 'tree').map((r) => r.field_id);
   const options = optionFields.length
     ? await db
@@ -90,6 +106,56 @@ export async function loadSummaryConfig(db: Db, entity: Entity, without?: number
     variants: summaryVariants(rows.map((row) => ({ ...row, id: row.item_id }))),
   };
 }
+
+/**
+ * The field an entity without summary items is summarised by: its first text field (by data-field
+ * id) that is placed in an edit view, and that no display item restricts to roles, so the summary is
+ * the same for every reader (no variants). `without`: as if that field were not among them.
+ */
+async function summaryFallbackField(
+  db: Db,
+  entity: Entity,
+  without?: number,
+): Promise<SummaryConfig['items'][number] | null> {
+  const rows = await db
+    .selectFrom('def_dossier_def_field as d')
+    .innerJoin('def_field as f', 'f.id', 'd.def_field_id')
+    .innerJoin('display_item as i', 'i.def_dossier_def_field_id', 'd.id')
+    .select([
+      'd.id',
+      'd.settings as data_settings',
+      'f.settings',
+      'i.id as item_id',
+      'i.view',
+      'i.roles',
+      'i.permissions_type',
+    ])
+    .where('d.environment_id', '=', entity.environment_id)
+    .where('d.def_dossier_id', '=', entity.id)
+    .where('f.type', '=', 'text')
+    .orderBy('d.id')
+    .orderBy('i.id')
+    .execute();
+  for (const id of new Set(rows.map((row) => row.id))) {
+    if (id === without) continue;
+    const items = rows.filter((row) => row.id === id);
+    const placed = items.find((row) => EDIT_VIEWS.includes(row.view));
+    if (!placed || items.some(isRoleRestricted)) continue;
+    return {
+      itemId: placed.item_id,
+      dataFieldId: id,
+      restricted: false,
+      type: 'text',
+      settings: parseFieldSettings('text', { ...placed.settings, ...placed.data_settings }),
+      ctx: {},
+    };
+  }
+  return null;
+}
+
+/** The data field of the entity's fall-back summary; null when it has summary items, or no such field. */
+export const summaryFallback = async (db: Db, entity: Entity) =>
+  (await loadSummaryConfig(db, entity)).fallback ?? null;
 
 /** loadSummaryConfig, cached with the configuration. */
 export const summaryConfig = (db: Db, access: EnvironmentAccess, entityId: number) =>
@@ -136,100 +202,3 @@ export function withIdWhenEmpty(stored: StoredSummary, id: number): StoredSummar
 
 export const hasEmptyText = (stored: StoredSummary) =>
   !stored.summary || Object.values(stored.summaries ?? {}).some((text) => !text);
-
-/**
- * Rewrites the stored summaries of the entity's dossiers under its summary items as they are now (or
- * without the item `without`), a batch of ids at a time, each batch on its own; only rows whose texts
- * change are written. `since`: only dossiers modified since then. Answers how many were written.
- */
-export async function refreshSummaries(
-  db: Db,
-  entity: Entity,
-  options: { since?: Date; without?: number } = {},
-): Promise<number> {
-  const config = await loadSummaryConfig(db, entity, options.without);
-  let after = 0;
-  let written = 0;
-  for (;;) {
-    let query = db
-      .selectFrom('content_dossier')
-      .select(['id', 'values'])
-      .where('environment_id', '=', entity.environment_id)
-      .where('def_dossier_id', '=', entity.id)
-      .where('id', '>', after)
-      .orderBy('id')
-      .limit(REFRESH_BATCH);
-    if (options.since) query = query.where('modified_at', '>=', options.since);
-    const rows = await query.execute();
-    if (rows.length === 0) return written;
-    const texts = rows.map((row) => ({
-      id: Number(row.id),
-      ...withIdWhenEmpty(computeSummary(config, row.values as Record<string, unknown>), Number(row.id)),
-    }));
-    const result = await sql`update content_dossier c set summary = x.summary, summaries = x.summaries
-      from jsonb_to_recordset(cast(${JSON.stringify(texts)} as jsonb)) as x(id bigint, summary text, summaries jsonb)
-      where c.environment_id = ${entity.environment_id} and c.id = x.id and (c.summary, c.summaries) is distinct from (x.summary, x.summaries)`.execute(
-      db,
-    );
-    written += Number(result.numAffectedRows ?? 0);
-    after = Number(rows[rows.length - 1].id);
-  }
-}
-
-/**
- * Runs a change of the entity's summary items, then rewrites the stored summaries of its dossiers,
- * a batch at a time: no transaction holds a million rows, and every step is safe for readers.
- * - A dossier not yet rewritten has no variant under the keys of the new items (policy/summary.ts,
- *   summaryVariantKey): a reader who may not see every item is shown its id meanwhile.
- * - A restricted item that leaves the summary (`leaving`) would stay in the full summaries not yet
- *   rewritten, which readers who see every remaining item read: they are rewritten without it first,
- *   before the change is written.
- * Dossiers that requests begun under the old items wrote meanwhile are rewritten once more at the end.
- */
-export async function withSummaryRefresh<T>(
-  db: Db,
-  entity: Entity,
-  change: (db: Db) => Promise<T>,
-  leaving?: number,
-): Promise<T> {
-  const started = new Date(Date.now() - 60_000);
-  let written = leaving === undefined ? 0 : await refreshSummaries(db, entity, { without: leaving });
-  const result = await change(db);
-  written += await refreshSummaries(db, entity);
-  written += await refreshSummaries(db, entity, { since: started });
-  // the planner's estimates of summary searches come from the statistics of the rewritten texts
-  if (written >= ANALYZE_AFTER) await sql`analyze content_dossier`.execute(db);
-  return result;
-}
-
-/**
- * Writes the variants of dossiers that have none while their entity has restricted summary items
- * (written before the variants existed): their readers who may not see every item are shown the id
- * meanwhile. Run in the background at start; a no-op once done.
- */
-export async function writeMissingVariants(db: Db): Promise<void> {
-  const entities = await db
-    .selectFrom('display_item as i')
-    .innerJoin('def_dossier_def_field as d', 'd.id', 'i.def_dossier_def_field_id')
-    .select(['i.environment_id', 'i.def_dossier_id as id'])
-    .distinct()
-    .where('i.view', '=', 'summary')
-    .where((eb) =>
-      eb.or([
-        eb('i.permissions_type', '=', 'INCLUDE_SELECTED_ROLES'),
-        sql<boolean>`cardinality(i.roles) > 0`,
-      ]),
-    )
-    .execute();
-  for (const entity of entities) {
-    const missing = await db
-      .selectFrom('content_dossier')
-      .select('id')
-      .where('environment_id', '=', entity.environment_id)
-      .where('def_dossier_id', '=', entity.id)
-      .where('summaries', 'is', null)
-      .limit(1)
-      .executeTakeFirst();
-    if (missing) await withSummaryRefresh(db, entity, async () => undefined);
-  }
-}

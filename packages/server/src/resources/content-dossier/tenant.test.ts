@@ -9,7 +9,7 @@ import { type DossierSetup, dossierSetup, key } from './fixture';
 import { childrenThrough, linkedIds } from './links';
 import { marks, setMark } from './marks';
 import { credentialAllowed, dossierContent, openDossier, tabsAllowed } from './read-model';
-import { refreshSummaries } from './summary';
+import { refreshSummaries } from './summary-refresh';
 
 // Every read of a dossier, link, log or file row by id filters on environment_id as well
 // (ARCHITECTURE, data model), so an id of one environment finds nothing when asked with another's,

@@ -16,7 +16,8 @@ import { badRequest, notFound } from '../../http-errors';
 import type { ConfigListScope } from '../../policy/configuration';
 import { isRoleRestricted } from '../../policy/summary';
 import { sanitiseTranslationTexts as sanitiseTranslations } from '../../sanitise/information-text';
-import { type Entity as SummaryEntity, withSummaryRefresh } from '../content-dossier/summary';
+import type { Entity as SummaryEntity } from '../content-dossier/summary';
+import { type SummaryEffect, withSummaryUpdate } from '../content-dossier/summary-refresh';
 import type { DataFieldRow } from '../def-dossier-def-field/present';
 import { bodyEntity, isUniqueViolation, NOT_OF_ENTITY, UUID_TAKEN } from '../def-dossier-def-field/shared';
 import type { DisplayItemRow } from './present';
@@ -191,35 +192,33 @@ const inSummary = (item: SummaryShape | null): item is SummaryShape =>
 
 /**
  * What a change of an item (from `before`, to `after`; null: none) means for the summaries of its
- * entity: null when they stay as they are; otherwise they are rewritten, and `leaving` names a
- * restricted item whose value leaves them.
+ * entity: `items` null when its summary items stay as they are; otherwise they are rewritten, and
+ * `leaving` names a restricted item whose value leaves them. `restricts`: the data field of an item
+ * left restricted to roles (which the summaries of an entity without summary items may not show).
  */
 function summaryChange(
   before: (SummaryShape & { id: number }) | null,
   after: SummaryShape | null,
-): { leaving?: number } | null {
-  if (!inSummary(before) && !inSummary(after)) return null;
+): SummaryEffect {
+  const restricts = after && isRoleRestricted(after) ? after.def_dossier_def_field_id : null;
+  if (!inSummary(before) && !inSummary(after)) return { items: null, restricts };
   if (
     before &&
     after &&
     SUMMARY_SHAPE.every((key) => JSON.stringify(before[key]) === JSON.stringify(after[key]))
   )
-    return null;
+    return { items: null, restricts };
   const stays = inSummary(after) && after.def_dossier_def_field_id === before?.def_dossier_def_field_id;
-  return before && inSummary(before) && isRoleRestricted(before) && !stays ? { leaving: before.id } : {};
+  const leaving = before && inSummary(before) && isRoleRestricted(before) && !stays;
+  return { items: leaving ? { leaving: before.id } : {}, restricts };
 }
 
 /**
  * Runs a write of display items; when it changes what the summaries of the entity show, with the
- * rewrite of their stored summaries (content-dossier/summary.ts, withSummaryRefresh).
+ * rewrite of their stored summaries (content-dossier/summary-refresh.ts).
  */
-function writeItems<T>(
-  db: Db,
-  entity: SummaryEntity,
-  change: { leaving?: number } | null,
-  write: (db: Db) => Promise<T>,
-) {
-  return change ? withSummaryRefresh(db, entity, write, change.leaving) : write(db);
+function writeItems<T>(db: Db, entity: SummaryEntity, change: SummaryEffect, write: (db: Db) => Promise<T>) {
+  return withSummaryUpdate(db, entity, change, write);
 }
 
 const itemEntity = (row: DisplayItemRow) => ({ id: row.def_dossier_id, environment_id: row.environment_id });
@@ -390,7 +389,9 @@ export async function autoCreateDisplayItems(
   const translations = JSON.stringify(sanitiseTranslations(input.translations));
   // an item placed in the summary view rewrites the entity's stored summaries
   const transaction = <T>(write: (trx: Db) => Promise<T>) =>
-    writeItems(db, entity, input.view === 'summary' ? {} : null, (db) => db.transaction().execute(write));
+    writeItems(db, entity, { items: input.view === 'summary' ? {} : null, restricts: null }, (db) =>
+      db.transaction().execute(write),
+    );
   return transaction(async (trx) => {
     const wanted: { view: string; position: number | null }[] = [{ view: input.view, position }];
     const inList = await trx
