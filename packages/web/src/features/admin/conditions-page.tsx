@@ -4,6 +4,7 @@ import {
   type ConditionRule,
   conditionsSchema,
   type DisplayItem,
+  valueRefsOf,
 } from '@dossierbase/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
@@ -405,7 +406,7 @@ function RuleValues({
   const { t } = useTranslation();
   const { locale } = useLocale();
   const base = item?.def_dossier_def_field?.def_field;
-  const isList = base && (base.type === 'list' || base.type === 'tree');
+  const isList = !!base && valueRefsOf(base.type) === 'options';
   const { data: options = [] } = useListOptions(isList ? base.id : 0);
   if (isList) {
     return (

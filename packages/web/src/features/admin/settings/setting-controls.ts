@@ -1,4 +1,4 @@
-import { getFieldType, isFieldTypeName } from '@dossierbase/core';
+import { getFieldType, isFieldTypeName, parseFieldSettings } from '@dossierbase/core';
 import type { z } from 'zod';
 
 // Which control each field setting gets in the admin editors. Simple settings are read from the
@@ -130,11 +130,10 @@ export interface SettingShape {
 export function settingsShape(type: string): SettingShape[] {
   if (!isFieldTypeName(type)) return [];
   const schema = getFieldType(type).settingsSchema as z.ZodObject;
-  const defaults = schema.safeParse({});
-  const values = (defaults.success ? defaults.data : {}) as Record<string, unknown>;
+  const defaults: Record<string, unknown> = parseFieldSettings(type);
   return Object.entries(schema.shape).map(([key, field]) => ({
     key,
     control: settingControl(key, field),
-    fallback: values[key],
+    fallback: defaults[key],
   }));
 }
