@@ -36,14 +36,15 @@ function setLocked(next: boolean) {
   for (const listener of lockListeners) listener();
 }
 
+function subscribeToLock(listener: () => void) {
+  lockListeners.add(listener);
+  return () => {
+    lockListeners.delete(listener);
+  };
+}
+
 export function useIdleLocked(): boolean {
-  return useSyncExternalStore(
-    (listener) => {
-      lockListeners.add(listener);
-      return () => lockListeners.delete(listener);
-    },
-    () => locked,
-  );
+  return useSyncExternalStore(subscribeToLock, () => locked);
 }
 
 /** Locks the screen and ends the session on the server; the page asked for opens after signing in. */

@@ -17,8 +17,9 @@ export function RequireAuth() {
   const token = useTokenData();
   const location = useLocation();
   const unknownPath = useUnknownPath();
+  const locked = useIdleLocked();
   // The lock outlives the session it ended: it stays until the user chooses to sign in again.
-  if (useIdleLocked()) return <IdleLockScreen />;
+  if (locked) return <IdleLockScreen />;
   if (unknownPath && (!token || token.re_pwd)) return <NotFoundPage />;
   if (!token) {
     rememberReferer(`${location.pathname}${location.search}${location.hash}`);
