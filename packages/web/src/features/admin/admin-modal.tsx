@@ -1,4 +1,5 @@
 import { Alert, Button, Group, Modal, type ModalProps, Stack } from '@mantine/core';
+import { IconAlertCircle } from '@tabler/icons-react';
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -82,4 +83,9 @@ export function AdminModal({
       </form>
     </Modal>
   );
+}
+
+/** The red mark on a tab whose fields have errors (a tab's rightSection). */
+export function ErrorMark({ shown, testId }: { shown: unknown; testId?: string }) {
+  return shown ? <IconAlertCircle size={14} color="red" data-testid={testId} /> : null;
 }

@@ -15,7 +15,7 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import { createItem, deleteItem, patchItem, useBaseField, useEnvironmentId } from './admin-api';
 import { formError, nestedMessages, useAdminMutation } from './admin-form';
-import { AdminModal } from './admin-modal';
+import { AdminModal, ErrorMark } from './admin-modal';
 import { DuplicateModal } from './duplicate-base-field-modal';
 import { FormNumberInput, FormSelect, FormTextInput } from './form-controls';
 import { fieldTypeLabel } from './labels';
@@ -136,13 +136,10 @@ export function BaseFieldModal({
       )}
       <Tabs value={tab} onChange={setTab}>
         <Tabs.List>
-          <Tabs.Tab
-            value="generic"
-            rightSection={genericError ? <IconAlertCircle size={14} color="red" /> : null}
-          >
+          <Tabs.Tab value="generic" rightSection={<ErrorMark shown={genericError} />}>
             {t('admin.tabs.generic')}
           </Tabs.Tab>
-          <Tabs.Tab value="misc" rightSection={miscError ? <IconAlertCircle size={14} color="red" /> : null}>
+          <Tabs.Tab value="misc" rightSection={<ErrorMark shown={miscError} />}>
             {t('admin.tabs.misc')}
           </Tabs.Tab>
           {holdsOptions && field && <Tabs.Tab value="options">{t('admin.tabs.options')}</Tabs.Tab>}

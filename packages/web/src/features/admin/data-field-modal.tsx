@@ -13,7 +13,6 @@ import {
 } from '@dossierbase/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Stack, Tabs, Text } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -31,7 +30,7 @@ import {
   useEnvironmentId,
 } from './admin-api';
 import { formError, nestedMessages, useAdminMutation } from './admin-form';
-import { AdminModal } from './admin-modal';
+import { AdminModal, ErrorMark } from './admin-modal';
 import { FormCheckbox, FormSelect, FormSwitch, FormTextInput } from './form-controls';
 import { fieldTypeLabel } from './labels';
 import { checkSettings } from './settings/check-settings';
@@ -167,16 +166,10 @@ export function DataFieldModal({ opened, onClose, defDossier, fieldId = 0, onCre
       {savedLocked && <Alert color="yellow">{translateMessage(t, ENTITY_MESSAGES.locked)}</Alert>}
       <Tabs value={tab} onChange={setTab}>
         <Tabs.List>
-          <Tabs.Tab
-            value="default"
-            rightSection={defaultError ? <IconAlertCircle size={14} color="red" /> : null}
-          >
+          <Tabs.Tab value="default" rightSection={<ErrorMark shown={defaultError} />}>
             {t('admin.tabs.default')}
           </Tabs.Tab>
-          <Tabs.Tab
-            value="misc"
-            rightSection={errors.settings ? <IconAlertCircle size={14} color="red" /> : null}
-          >
+          <Tabs.Tab value="misc" rightSection={<ErrorMark shown={errors.settings} />}>
             {t('admin.tabs.misc')}
           </Tabs.Tab>
           {field && <Tabs.Tab value="info">{t('admin.tabs.info')}</Tabs.Tab>}

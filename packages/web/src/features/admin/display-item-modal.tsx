@@ -10,7 +10,6 @@ import {
 } from '@dossierbase/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Box, Button, Group, Radio, ScrollArea, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { useEffect, useRef, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -30,7 +29,7 @@ import {
   useRoles,
 } from './admin-api';
 import { formError, nestedMessages, useAdminMutation } from './admin-form';
-import { AdminModal } from './admin-modal';
+import { AdminModal, ErrorMark } from './admin-modal';
 import {
   FormIdChecks,
   FormNumberInput,
@@ -275,29 +274,20 @@ export function DisplayItemModal({
           <Tabs.Tab value="labels">{t('admin.tabs.labels')}</Tabs.Tab>
           <Tabs.Tab
             value="field"
-            rightSection={
-              errors.defDossierDefField || errors.defDossierLink ? (
-                <IconAlertCircle size={14} color="red" />
-              ) : null
-            }
+            rightSection={<ErrorMark shown={errors.defDossierDefField || errors.defDossierLink} />}
           >
             {t('admin.tabs.field')}
           </Tabs.Tab>
           <Tabs.Tab
             value="layout"
-            rightSection={
-              badLayout ? <IconAlertCircle size={14} color="red" data-testid="layout-error" /> : null
-            }
+            rightSection={<ErrorMark shown={badLayout} testId="layout-error" />}
             data-testid="display-tab-layout"
           >
             {t('admin.tabs.layout')}
           </Tabs.Tab>
           <Tabs.Tab value="permissions">{t('admin.tabs.permissions')}</Tabs.Tab>
           {type && (
-            <Tabs.Tab
-              value="settings"
-              rightSection={errors.settings ? <IconAlertCircle size={14} color="red" /> : null}
-            >
+            <Tabs.Tab value="settings" rightSection={<ErrorMark shown={errors.settings} />}>
               {t('admin.tabs.settings')}
             </Tabs.Tab>
           )}

@@ -7,7 +7,6 @@ import {
 } from '@dossierbase/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Group, Loader, Paper, SimpleGrid, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { useEffect, useMemo } from 'react';
 import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -27,6 +26,7 @@ import {
 } from './admin-api';
 import { formError, useAdminMutation } from './admin-form';
 import { AdminOnly } from './admin-guard';
+import { ErrorMark } from './admin-modal';
 import { AddressLookupPanel, HiddenFieldsSelect, ViewSettingsPanel } from './entity-view-settings';
 import {
   FormCheckbox,
@@ -220,12 +220,7 @@ function EntityEdit() {
         )}
         <Tabs defaultValue="generic">
           <Tabs.List>
-            <Tabs.Tab
-              value="generic"
-              rightSection={
-                errors.translations || errors.rank ? <IconAlertCircle size={14} color="red" /> : null
-              }
-            >
+            <Tabs.Tab value="generic" rightSection={<ErrorMark shown={errors.translations || errors.rank} />}>
               {t('admin.tabs.generic')}
             </Tabs.Tab>
             <Tabs.Tab value="settings">{t('admin.tabs.settings')}</Tabs.Tab>

@@ -20,6 +20,7 @@ import {
   type TextInputProps,
   Tooltip,
 } from '@mantine/core';
+import type { ReactNode } from 'react';
 import type { Control, FieldValues, Path } from 'react-hook-form';
 import { useController } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -34,11 +35,16 @@ interface Bound<T extends FieldValues, O extends FieldValues> {
   name: Path<T>;
 }
 
-function useBound<T extends FieldValues, O extends FieldValues>({ control, name }: Bound<T, O>) {
+/** The field, and the props every bound input shares: ref, name, onBlur and the translated error. */
+function useBound<T extends FieldValues, O extends FieldValues>(
+  { control, name }: Bound<T, O>,
+  ownError?: ReactNode,
+) {
   const { t } = useTranslation();
   const { field, fieldState } = useController({ control, name });
   const message = fieldState.error?.message;
-  return { field, error: message ? translateMessage(t, message) : undefined };
+  const error = ownError ?? (message ? translateMessage(t, message) : undefined);
+  return { field, error, shared: { ref: field.ref, name: field.name, onBlur: field.onBlur, error } };
 }
 
 export function FormTextInput<T extends FieldValues, O extends FieldValues = T>({
@@ -46,16 +52,13 @@ export function FormTextInput<T extends FieldValues, O extends FieldValues = T>(
   name,
   ...props
 }: Bound<T, O> & Omit<TextInputProps, 'value' | 'onChange'>) {
-  const { field, error } = useBound({ control, name });
+  const { field, shared } = useBound({ control, name }, props.error);
   return (
     <TextInput
       {...props}
-      ref={field.ref}
-      name={field.name}
+      {...shared}
       value={field.value ?? ''}
       onChange={(event) => field.onChange(event.currentTarget.value)}
-      onBlur={field.onBlur}
-      error={props.error ?? error}
     />
   );
 }
@@ -65,16 +68,13 @@ export function FormTextarea<T extends FieldValues, O extends FieldValues = T>({
   name,
   ...props
 }: Bound<T, O> & Omit<TextareaProps, 'value' | 'onChange'>) {
-  const { field, error } = useBound({ control, name });
+  const { field, shared } = useBound({ control, name }, props.error);
   return (
     <Textarea
       {...props}
-      ref={field.ref}
-      name={field.name}
+      {...shared}
       value={field.value ?? ''}
       onChange={(event) => field.onChange(event.currentTarget.value)}
-      onBlur={field.onBlur}
-      error={props.error ?? error}
     />
   );
 }
@@ -85,16 +85,13 @@ export function FormNumberInput<T extends FieldValues, O extends FieldValues = T
   name,
   ...props
 }: Bound<T, O> & Omit<NumberInputProps, 'value' | 'onChange'>) {
-  const { field, error } = useBound({ control, name });
+  const { field, shared } = useBound({ control, name }, props.error);
   return (
     <NumberInput
       {...props}
-      ref={field.ref}
-      name={field.name}
+      {...shared}
       value={field.value ?? ''}
       onChange={(next) => field.onChange(typeof next === 'number' ? next : next === '' ? '' : Number(next))}
-      onBlur={field.onBlur}
-      error={props.error ?? error}
     />
   );
 }
@@ -114,19 +111,16 @@ export function FormSelect<T extends FieldValues, O extends FieldValues = T>({
     numeric?: boolean;
     onValueChange?: (next: string | null) => void;
   }) {
-  const { field, error } = useBound({ control, name });
+  const { field, shared } = useBound({ control, name }, props.error);
   return (
     <Select
       {...props}
-      ref={field.ref}
-      name={field.name}
+      {...shared}
       value={field.value === null || field.value === undefined ? null : String(field.value)}
       onChange={(next) => {
         field.onChange(numeric && next !== null ? Number(next) : next);
         onValueChange?.(next);
       }}
-      onBlur={field.onBlur}
-      error={props.error ?? error}
     />
   );
 }
@@ -138,17 +132,14 @@ export function FormMultiSelect<T extends FieldValues, O extends FieldValues = T
   numeric,
   ...props
 }: Bound<T, O> & Omit<MultiSelectProps, 'value' | 'onChange'> & { numeric?: boolean }) {
-  const { field, error } = useBound({ control, name });
+  const { field, shared } = useBound({ control, name }, props.error);
   const value: unknown[] = field.value ?? [];
   return (
     <MultiSelect
       {...props}
-      ref={field.ref}
-      name={field.name}
+      {...shared}
       value={value.map(String)}
       onChange={(next) => field.onChange(numeric ? next.map(Number) : next)}
-      onBlur={field.onBlur}
-      error={props.error ?? error}
     />
   );
 }
@@ -158,16 +149,13 @@ export function FormSwitch<T extends FieldValues, O extends FieldValues = T>({
   name,
   ...props
 }: Bound<T, O> & Omit<SwitchProps, 'checked' | 'onChange'>) {
-  const { field, error } = useBound({ control, name });
+  const { field, shared } = useBound({ control, name }, props.error);
   return (
     <Switch
       {...props}
-      ref={field.ref}
-      name={field.name}
+      {...shared}
       checked={field.value === true}
       onChange={(event) => field.onChange(event.currentTarget.checked)}
-      onBlur={field.onBlur}
-      error={props.error ?? error}
     />
   );
 }
@@ -177,16 +165,13 @@ export function FormCheckbox<T extends FieldValues, O extends FieldValues = T>({
   name,
   ...props
 }: Bound<T, O> & Omit<CheckboxProps, 'checked' | 'onChange'>) {
-  const { field, error } = useBound({ control, name });
+  const { field, shared } = useBound({ control, name }, props.error);
   return (
     <Checkbox
       {...props}
-      ref={field.ref}
-      name={field.name}
+      {...shared}
       checked={field.value === true}
       onChange={(event) => field.onChange(event.currentTarget.checked)}
-      onBlur={field.onBlur}
-      error={props.error ?? error}
     />
   );
 }
@@ -196,18 +181,8 @@ export function FormColorInput<T extends FieldValues, O extends FieldValues = T>
   name,
   ...props
 }: Bound<T, O> & Omit<ColorInputProps, 'value' | 'onChange'>) {
-  const { field, error } = useBound({ control, name });
-  return (
-    <ColorInput
-      {...props}
-      ref={field.ref}
-      name={field.name}
-      value={field.value ?? ''}
-      onChange={field.onChange}
-      onBlur={field.onBlur}
-      error={props.error ?? error}
-    />
-  );
+  const { field, shared } = useBound({ control, name }, props.error);
+  return <ColorInput {...props} {...shared} value={field.value ?? ''} onChange={field.onChange} />;
 }
 
 /** One of a few options, each a radio button with its label (an option's value may be ''). */
@@ -220,14 +195,14 @@ export function FormRadioGroup<T extends FieldValues, O extends FieldValues = T>
   Omit<RadioGroupProps, 'value' | 'onChange' | 'children'> & {
     options: readonly { value: string; label: string }[];
   }) {
-  const { field, error } = useBound({ control, name });
+  const { field, error } = useBound({ control, name }, props.error);
   return (
     <Radio.Group
       {...props}
       name={field.name}
       value={field.value ?? ''}
       onChange={field.onChange}
-      error={props.error ?? error}
+      error={error}
     >
       <Group mt="xs">
         {options.map((option) => (

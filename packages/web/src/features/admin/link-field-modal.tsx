@@ -12,7 +12,6 @@ import {
 } from '@dossierbase/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Button, Stack, Tabs, Text } from '@mantine/core';
-import { IconAlertCircle } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Controller, useForm } from 'react-hook-form';
@@ -32,7 +31,7 @@ import {
   useEnvironmentId,
 } from './admin-api';
 import { formError, nestedMessages, useAdminMutation } from './admin-form';
-import { AdminModal } from './admin-modal';
+import { AdminModal, ErrorMark } from './admin-modal';
 import { FormCheckbox, FormRadioGroup, FormSelect, FormTextInput } from './form-controls';
 import { checkSettings } from './settings/check-settings';
 import { SettingsFields } from './settings/settings-fields';
@@ -156,13 +155,10 @@ export function LinkFieldModal({
       {link?.locked && <Alert color="yellow">{translateMessage(t, ENTITY_MESSAGES.locked)}</Alert>}
       <Tabs value={tab} onChange={setTab}>
         <Tabs.List>
-          <Tabs.Tab value="main" rightSection={mainError ? <IconAlertCircle size={14} color="red" /> : null}>
+          <Tabs.Tab value="main" rightSection={<ErrorMark shown={mainError} />}>
             {t('admin.tabs.main')}
           </Tabs.Tab>
-          <Tabs.Tab
-            value="cascade"
-            rightSection={cascadeError ? <IconAlertCircle size={14} color="red" /> : null}
-          >
+          <Tabs.Tab value="cascade" rightSection={<ErrorMark shown={cascadeError} />}>
             {t('admin.tabs.cascade')}
           </Tabs.Tab>
           {link && <Tabs.Tab value="info">{t('admin.tabs.info')}</Tabs.Tab>}
