@@ -71,9 +71,12 @@ export function LoginPage() {
   const [keyLoginBusy, setKeyLoginBusy] = useState(Boolean(key && keyUsername));
   const keyLoginStarted = useRef(false);
 
-  const finishLogin = (data: Awaited<ReturnType<typeof loginCheck>>, target?: string) => {
+  // Where the signed-in page goes. One navigation only: the token re-renders this page, whose
+  // redirect below would otherwise race a second one (and win while a lazy page is loading).
+  const landing = useRef('/environment');
+  const finishLogin = (data: Awaited<ReturnType<typeof loginCheck>>) => {
+    landing.current = consumeReferer();
     setTokenData(data);
-    navigate(target ?? consumeReferer(), { replace: true });
   };
 
   useEffect(() => {
@@ -91,7 +94,7 @@ export function LoginPage() {
       });
   }, [key, keyUsername, navigate, t]);
 
-  if (token && !key && !keyLoginBusy) return <Navigate to="/environment" replace />;
+  if (token && !key && !keyLoginBusy) return <Navigate to={landing.current} replace />;
 
   if (keyLoginBusy) {
     return (
