@@ -1,19 +1,9 @@
 import { type DeadlineReminder, deadlineReminderSchema, newDeadlineReminder } from '@dossierbase/core';
-import {
-  ActionIcon,
-  Button,
-  ColorInput,
-  Group,
-  NumberInput,
-  Paper,
-  Select,
-  Stack,
-  Text,
-} from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { ColorInput, Group, NumberInput, Paper, Select } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { settingOptionLabel } from '../labels';
 import { enumValues } from './setting-controls';
+import { changeAt, RemoveRowButton, SettingRows } from './setting-rows';
 
 const reminder = deadlineReminderSchema.shape;
 const UNITS = enumValues(reminder.type) ?? [];
@@ -47,12 +37,16 @@ export function DeadlineRemindersInput({
   const { t } = useTranslation();
   const reminders = readReminders(value);
   const set = (index: number, change: Partial<DeadlineReminder>) =>
-    onChange(reminders.map((entry, i) => (i === index ? { ...entry, ...change } : entry)));
+    onChange(changeAt(reminders, index, change));
   return (
-    <Stack gap={4} data-testid={testId}>
-      <Text size="sm" fw={500}>
-        {label}
-      </Text>
+    <SettingRows
+      label={label}
+      testId={testId}
+      error={error}
+      disabled={disabled}
+      addLabel={t('admin.settings.deadline.add')}
+      onAdd={() => onChange([...reminders, newDeadlineReminder()])}
+    >
       {reminders.map((entry, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: reminders have no id of their own
         <Paper key={index} withBorder p="xs" data-testid={`${testId}-${index}`}>
@@ -81,7 +75,7 @@ export function DeadlineRemindersInput({
               data-testid={`${testId}-${index}-unit`}
             />
             <Select
-              w={170}
+              w={160}
               label={t('admin.settings.deadline.when')}
               data={WHEN.map((when) => ({
                 value: when,
@@ -94,41 +88,20 @@ export function DeadlineRemindersInput({
               data-testid={`${testId}-${index}-when`}
             />
             <ColorInput
-              w={140}
+              w={110}
               label={t('admin.settings.deadline.colour')}
               value={entry.color}
               onChange={(color) => set(index, { color })}
               disabled={disabled}
             />
-            <ActionIcon
-              variant="subtle"
-              color="red"
+            <RemoveRowButton
               mb={6}
               onClick={() => onChange(reminders.filter((_, i) => i !== index))}
               disabled={disabled}
-              aria-label={t('admin.delete')}
-            >
-              <IconTrash size={14} />
-            </ActionIcon>
+            />
           </Group>
         </Paper>
       ))}
-      {error && (
-        <Text size="xs" c="red">
-          {error}
-        </Text>
-      )}
-      <Button
-        size="compact-xs"
-        variant="subtle"
-        w="fit-content"
-        leftSection={<IconPlus size={12} />}
-        onClick={() => onChange([...reminders, newDeadlineReminder()])}
-        disabled={disabled}
-        data-testid={`${testId}-add`}
-      >
-        {t('admin.settings.deadline.add')}
-      </Button>
-    </Stack>
+    </SettingRows>
   );
 }

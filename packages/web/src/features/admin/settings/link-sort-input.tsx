@@ -1,8 +1,8 @@
-import { ActionIcon, Button, Group, SegmentedControl, Select, Stack, Text } from '@mantine/core';
-import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { Group, SegmentedControl, Select } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useDataFields } from '../admin-api';
 import { dataFieldLabel, settingOptionLabel } from '../labels';
+import { changeAt, RemoveRowButton, SettingRows } from './setting-rows';
 
 type SortEntry = { dddfId: number | string; sort: 'ASC' | 'DESC' };
 
@@ -36,14 +36,17 @@ export function LinkSortInput({
   const { data: fields = [] } = useDataFields(entity);
   const entries = readSort(value);
   const options = fields.map((field) => ({ value: String(field.id), label: dataFieldLabel(t, field) }));
-  const set = (index: number, change: Partial<SortEntry>) =>
-    onChange(entries.map((entry, i) => (i === index ? { ...entry, ...change } : entry)));
+  const set = (index: number, change: Partial<SortEntry>) => onChange(changeAt(entries, index, change));
   const unused = fields.find((field) => !entries.some((entry) => String(entry.dddfId) === String(field.id)));
   return (
-    <Stack gap={4} data-testid={testId}>
-      <Text size="sm" fw={500}>
-        {label}
-      </Text>
+    <SettingRows
+      label={label}
+      testId={testId}
+      error={error}
+      disabled={disabled}
+      addLabel={t('admin.settings.sort.add')}
+      onAdd={unused && (() => onChange([...entries, { dddfId: unused.id, sort: 'ASC' }]))}
+    >
       {entries.map((entry, index) => {
         const current = String(entry.dddfId);
         const data = options.some((option) => option.value === current)
@@ -72,34 +75,13 @@ export function LinkSortInput({
               onChange={(next) => set(index, { sort: next === 'DESC' ? 'DESC' : 'ASC' })}
               disabled={disabled}
             />
-            <ActionIcon
-              variant="subtle"
-              color="red"
+            <RemoveRowButton
               onClick={() => onChange(entries.filter((_, i) => i !== index))}
               disabled={disabled}
-              aria-label={t('admin.delete')}
-            >
-              <IconTrash size={14} />
-            </ActionIcon>
+            />
           </Group>
         );
       })}
-      {error && (
-        <Text size="xs" c="red">
-          {error}
-        </Text>
-      )}
-      <Button
-        size="compact-xs"
-        variant="subtle"
-        w="fit-content"
-        leftSection={<IconPlus size={12} />}
-        onClick={() => unused && onChange([...entries, { dddfId: unused.id, sort: 'ASC' }])}
-        disabled={disabled || !unused}
-        data-testid={`${testId}-add`}
-      >
-        {t('admin.settings.sort.add')}
-      </Button>
-    </Stack>
+    </SettingRows>
   );
 }
