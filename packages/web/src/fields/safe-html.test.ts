@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
-import { sanitiseInformation } from '../features/admin/form-helpers';
 import { richTextOutput, sanitiseRichText } from './rich-text';
+import { sanitiseInformationText } from './safe-html';
 
 const PNG =
   'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
@@ -36,7 +36,7 @@ const HOSTILE_IMAGE_SOURCES = [
 // Each with an image attribute of its whitelist that stays.
 const sanitisers: [string, (html: string) => string, string][] = [
   ['rich text', (html) => sanitiseRichText(html), 'alt="i"'],
-  ['information text', sanitiseInformation, 'width="5"'],
+  ['information text', sanitiseInformationText, 'width="5"'],
 ];
 
 describe.each(sanitisers)('%s in the browser', (_name, sanitise, kept) => {

@@ -15,6 +15,7 @@ import { Controller, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { useLocale } from '../../app/locale-provider';
+import { sanitiseInformationText } from '../../fields/safe-html';
 import { translateMessage } from '../../i18n/messages';
 import { useEnvironment } from '../environments/environment-store';
 import {
@@ -38,7 +39,6 @@ import {
   FormTextarea,
   FormTextInput,
 } from './form-controls';
-import { sanitiseInformation } from './form-helpers';
 import { DESIGNER_VIEWS, layoutInvalid } from './grid';
 import { dataFieldLabel, dossierDataLabel, positionLabel, viewLabel } from './labels';
 import { checkSettings } from './settings/check-settings';
@@ -205,8 +205,8 @@ export function DisplayItemModal({
             culture,
             name: text.name,
             settings: {
-              informationtext: sanitiseInformation(text.informationtext),
-              pretext: sanitiseInformation(text.pretext),
+              informationtext: sanitiseInformationText(text.informationtext),
+              pretext: sanitiseInformationText(text.pretext),
             },
           };
         }),
@@ -339,7 +339,7 @@ export function DisplayItemModal({
                         // Sanitised with DOMPurify to the contract's tags and attributes.
                         // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised above
                         dangerouslySetInnerHTML={{
-                          __html: sanitiseInformation(`${text.pretext}<br/>${text.informationtext}`),
+                          __html: sanitiseInformationText(`${text.pretext}<br/>${text.informationtext}`),
                         }}
                       />
                     </Box>
