@@ -6,7 +6,6 @@ import Fastify, { type FastifyInstance, LogController } from 'fastify';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -43,6 +42,7 @@ import { roleRoutes } from './resources/role/routes';
 import { subscriptionRoutes } from './resources/subscription/routes';
 import { templateRoutes } from './resources/template/routes';
 import { userRoutes } from './resources/user/routes';
+import { responseSerializerCompiler } from './response-serializer';
 import { serveWeb } from './web';
 
 declare module 'fastify' {
@@ -91,7 +91,13 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
     bodyLimit: 8 * 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // Every route declares its answers per status code (schema.response, zod schemas of core/api). In
+  // production they are serialised by the compiled serialiser (fast-json-stringify from each schema's JSON
+  // Schema), without a zod parse per answer: validating every answer would cost a full walk of each
+  // (dossier lists of hundreds of rows) for what the tests already prove. Tests set validateResponses:
+  // each answer is checked against its zod schema too (a wrong shape fails with 500), and the compiled
+  // serialiser's output must match it.
+  app.setSerializerCompiler(responseSerializerCompiler(config.validateResponses));
 
   app.decorate('db', db);
   app.decorate('config', config);

@@ -51,6 +51,11 @@ export interface Config {
   /** Uploads in progress at once on this node, and for one user on this node (429 beyond). */
   maxConcurrentUploads: number;
   maxConcurrentUploadsPerUser: number;
+  /**
+   * Check every answer against its route's zod response schema before it is sent (tests set it; a wrong
+   * answer is then a 500). Off in production: answers are serialised by the compiled serialiser only.
+   */
+  validateResponses: boolean;
 }
 
 type Env = Record<string, string | undefined>;
@@ -117,5 +122,6 @@ export function loadConfig(env: Env = process.env): Config {
     uploadTempDir: path.resolve(env.UPLOAD_TEMP_DIR || path.join(os.tmpdir(), 'dossierbase-uploads')),
     maxConcurrentUploads: int(env, 'MAX_CONCURRENT_UPLOADS', 8),
     maxConcurrentUploadsPerUser: int(env, 'MAX_CONCURRENT_UPLOADS_PER_USER', 3),
+    validateResponses: env.VALIDATE_RESPONSES === 'true',
   };
 }

@@ -48,6 +48,7 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
     logLevel: 'silent',
     webDist: null,
     publicUrl: 'http://localhost:3000',
+    validateResponses: true,
     ...overrides,
   };
 }

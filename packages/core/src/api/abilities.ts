@@ -1,43 +1,48 @@
+import { z } from 'zod';
+
 // What the signed-in user may do, as the server decides it (packages/server/src/policy/abilities.ts).
 // Answers that screens act on carry these, as Outline's presentPolicies does, so that the web shows
 // or hides actions by them and never re-derives a permission rule.
 
 /** The signed-in user's standing across environments (with the token data). */
-export interface UserAbilities {
+export const userAbilitiesSchema = z.object({
   /** create environments and use the Tools menu: super and contract admins */
-  canCreateEnvironments: boolean;
-}
+  canCreateEnvironments: z.boolean(),
+});
+export type UserAbilities = z.infer<typeof userAbilitiesSchema>;
 
 /** The signed-in user's standing in one environment (with the environment answer). */
-export interface EnvironmentAbilities {
+export const environmentAbilitiesSchema = z.object({
   /**
    * super or environment admin: the admin settings, hidden entities, adding entities, every action
    * on every entity
    */
-  canAdminister: boolean;
+  canAdminister: z.boolean(),
   /** the reports button: the export credential in an environment with the reports module */
-  canSeeReports: boolean;
-}
+  canSeeReports: z.boolean(),
+});
+export type EnvironmentAbilities = z.infer<typeof environmentAbilitiesSchema>;
 
 /** What the signed-in user may do with the dossiers of one entity (with the entity answers). */
-export interface EntityAbilities {
-  canShow: boolean;
-  canCreate: boolean;
-  canEdit: boolean;
-  canDelete: boolean;
+export const entityAbilitiesSchema = z.object({
+  canShow: z.boolean(),
+  canCreate: z.boolean(),
+  canEdit: z.boolean(),
+  canDelete: z.boolean(),
   /** the archive permission on an archivable entity (archive and dearchive) */
-  canArchive: boolean;
+  canArchive: z.boolean(),
   /** any export permission */
-  canExport: boolean;
-  canExportCsv: boolean;
-  canExportPdf: boolean;
-  canExportWord: boolean;
-  canExportHtml: boolean;
-  canMerge: boolean;
-  canMassUpdate: boolean;
-  canReadLog: boolean;
-  canSecureShare: boolean;
-}
+  canExport: z.boolean(),
+  canExportCsv: z.boolean(),
+  canExportPdf: z.boolean(),
+  canExportWord: z.boolean(),
+  canExportHtml: z.boolean(),
+  canMerge: z.boolean(),
+  canMassUpdate: z.boolean(),
+  canReadLog: z.boolean(),
+  canSecureShare: z.boolean(),
+});
+export type EntityAbilities = z.infer<typeof entityAbilitiesSchema>;
 
 /** Nothing allowed: what a screen assumes until the answer is there. */
 export const NO_ENTITY_ABILITIES: EntityAbilities = {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { UserAbilities } from './abilities';
+import { userAbilitiesSchema } from './abilities';
 import { REQUIRED_MESSAGE } from './common';
 
 export const GLOBAL_ROLES = ['ROLE_USER', 'ROLE_ADMIN', 'ROLE_CONTRACT_ADMIN', 'ROLE_AZURE_USER'] as const;
@@ -31,16 +31,20 @@ export const RESET_MESSAGES = {
 } as const;
 
 /** Token data the browser keeps locally (spec doc 1 section 3). Times are unix seconds. */
-export interface TokenData {
-  username: string;
-  user_id: number;
-  roles: string[];
-  re_pwd: boolean;
-  iat: number;
-  exp: number;
+export const tokenDataSchema = z.object({
+  username: z.string(),
+  user_id: z.number(),
+  roles: z.array(z.string()),
+  re_pwd: z.boolean(),
+  iat: z.number(),
+  exp: z.number(),
   /** what the user may do across environments (server policy; absent from tokens stored before) */
-  abilities?: UserAbilities;
-}
+  abilities: userAbilitiesSchema.optional(),
+});
+export type TokenData = z.infer<typeof tokenDataSchema>;
+
+/** GET /api/token/ttl: seconds left of the access token. */
+export const tokenTtlSchema = z.object({ ttl: z.number() });
 
 /** 401 answer of login_check; `otp_required` is the json flag that asks for the code screen. */
 export interface LoginErrorBody {
@@ -90,17 +94,24 @@ export const changePasswordSchema = z.object({
   password: passwordSchema,
 });
 
-export interface Profile {
-  id: number;
-  username: string;
-  email: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  roles: string[];
-  locale: string | null;
-  re_pwd: boolean;
-  private_settings: { presence?: Presence };
-}
+export const profileSchema = z.object({
+  id: z.number(),
+  username: z.string(),
+  email: z.string().nullable(),
+  first_name: z.string().nullable(),
+  last_name: z.string().nullable(),
+  roles: z.array(z.string()),
+  locale: z.string().nullable(),
+  re_pwd: z.boolean(),
+  private_settings: z.object({ presence: z.enum(PRESENCES).optional() }),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+/** GET /api/user/reset_password/:token: the link is valid, for this user. */
+export const resetLinkSchema = z.object({ valid: z.boolean(), username: z.string() });
+
+/** POST /api/user/:id/login_key: a one-time sign-in link. */
+export const loginKeyAnswerSchema = z.object({ key: z.string(), url: z.string() });
 
 export const profilePatchSchema = z.object({
   first_name: z.string().trim().max(100).nullable().optional(),
@@ -111,22 +122,25 @@ export const profilePatchSchema = z.object({
 });
 
 /** Public client configuration: GET /api/config. */
-export interface ClientConfig {
-  release: string;
-  help_contact: string;
-  idle_limit_seconds: number;
-  idle_prompt_seconds: number;
-  sso: { google: boolean; azure: boolean };
-}
+export const clientConfigSchema = z.object({
+  release: z.string(),
+  help_contact: z.string(),
+  idle_limit_seconds: z.number(),
+  idle_prompt_seconds: z.number(),
+  sso: z.object({ google: z.boolean(), azure: z.boolean() }),
+});
+export type ClientConfig = z.infer<typeof clientConfigSchema>;
 
-export interface Subscription {
-  id: number;
-  max_environments: number;
-  starts_at: string;
-  expires_at: string;
-}
+export const subscriptionSchema = z.object({
+  id: z.number(),
+  max_environments: z.number(),
+  starts_at: z.string(),
+  expires_at: z.string(),
+});
+export type Subscription = z.infer<typeof subscriptionSchema>;
 
-export interface ActiveSubscriptionBody {
-  subscription: Subscription | null;
-  expired: boolean;
-}
+export const activeSubscriptionSchema = z.object({
+  subscription: subscriptionSchema.nullable(),
+  expired: z.boolean(),
+});
+export type ActiveSubscriptionBody = z.infer<typeof activeSubscriptionSchema>;

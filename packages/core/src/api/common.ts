@@ -39,6 +39,42 @@ export interface MessageBody {
   message: string;
 }
 
+// Answer schemas: routes declare them per status code (schema.response); the server serialises with them.
+
+export const pagerSchema = z.object({
+  current: z.number(),
+  pages: z.number(),
+  items: z.number(),
+  limit: z.number(),
+  estimated: z.boolean().optional(),
+});
+
+/** A page of results: `{ results, pager }`. */
+export const pagedSchema = <T extends z.ZodType>(item: T) =>
+  z.object({ results: z.array(item), pager: pagerSchema });
+
+/** Results without a pager. */
+export const resultsSchema = <T extends z.ZodType>(item: T) => z.object({ results: z.array(item) });
+
+/**
+ * The one error answer of every 4xx and 5xx: a message, or one message per field (400, 409), with the
+ * few extras some answers carry (login asks for the one-time code; a duplicate value names the dossiers).
+ */
+export const errorAnswerSchema = z.object({
+  message: z.string().optional(),
+  errors: z.record(z.string(), z.string()).optional(),
+  otp_required: z.boolean().optional(),
+  existing: z.array(z.object({ id: z.number(), summary: z.string() })).optional(),
+  constraint_type: z.literal('warning').optional(),
+});
+export type ErrorAnswer = z.infer<typeof errorAnswerSchema>;
+
+/** An answer that is only a message for the user. */
+export const messageAnswerSchema = z.object({ message: z.string() });
+
+/** 204: no body. */
+export const noContentSchema = z.undefined();
+
 export const listQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
   page: z.coerce.number().int().min(0).max(MAX_INT4).default(0),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { EnvironmentAbilities } from './abilities';
-import { listQuerySchema, MAX_INT4, REQUIRED_MESSAGE } from './common';
+import { environmentAbilitiesSchema } from './abilities';
+import { listQuerySchema, MAX_INT4, pagedSchema, REQUIRED_MESSAGE, resultsSchema } from './common';
 import { ID_MESSAGE, idParamSchema, idSchema } from './ids';
 
 export const ENVIRONMENT_CREDENTIALS = [
@@ -21,67 +21,74 @@ export const ENVIRONMENT_MESSAGES = {
   imageType: 'The image must be a PNG or JPEG file',
 } as const;
 
-export interface Locale {
-  id: number;
-  code: string;
-  name: string;
-}
+export const localeSchema = z.object({ id: z.number(), code: z.string(), name: z.string() });
+export type Locale = z.infer<typeof localeSchema>;
+export const localesAnswerSchema = resultsSchema(localeSchema);
+export const localePageSchema = pagedSchema(localeSchema);
 
-export interface UserRef {
-  id: number;
-  username: string;
-}
+export const userRefSchema = z.object({ id: z.number(), username: z.string() });
+export type UserRef = z.infer<typeof userRefSchema>;
 
 export type DefDossierType = 'main' | 'hidden' | 'other';
 
-export interface DefDossierTranslation {
-  culture: string;
-  name: string;
-  name_singular: string;
-  name_plural: string;
-}
+export const defDossierTranslationAnswerSchema = z.object({
+  culture: z.string(),
+  name: z.string(),
+  name_singular: z.string(),
+  name_plural: z.string(),
+});
+export type DefDossierTranslation = z.infer<typeof defDossierTranslationAnswerSchema>;
 
 /** The definition-dossier fields the shell needs (spec doc 1 section 3). */
-export interface DefDossierSummary {
-  id: number;
-  uuid: string;
-  type: DefDossierType;
-  rank: number;
-  visibility_roles: number[];
-  query_settings: {
-    default_query?: number | null;
-    menu_queries?: { queryUuid: string; name: string; rank: number }[];
-  };
-  dossierqueries: { id: number; uuid: string }[];
-  translations: DefDossierTranslation[];
-}
+export const defDossierSummarySchema = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  type: z.enum(['main', 'hidden', 'other']),
+  rank: z.number(),
+  visibility_roles: z.array(z.number()),
+  query_settings: z.object({
+    default_query: z.number().nullable().optional(),
+    menu_queries: z.array(z.object({ queryUuid: z.string(), name: z.string(), rank: z.number() })).optional(),
+  }),
+  dossierqueries: z.array(z.object({ id: z.number(), uuid: z.string() })),
+  translations: z.array(defDossierTranslationAnswerSchema),
+});
+export type DefDossierSummary = z.infer<typeof defDossierSummarySchema>;
 
-export interface Role {
-  id: number;
-  name: string;
-}
+export const roleSchema = z.object({ id: z.number(), name: z.string() });
+export type Role = z.infer<typeof roleSchema>;
 
-export interface Environment {
-  id: number;
-  name: string;
-  description: string;
-  active: boolean;
-  logo: string | null;
-  apply_template: number | null;
-  locales: Locale[];
-  roles: Role[];
-  env_modules: string[];
-  defdossiers: DefDossierSummary[];
+/** A role on /api/role: the role and what its editor needs. */
+export const roleDetailSchema = roleSchema.extend({
+  environment_id: z.number(),
+  translations: z.array(z.object({ culture: z.string(), name: z.string() })),
+});
+export type RoleDetail = z.infer<typeof roleDetailSchema>;
+export const rolePageSchema = pagedSchema(roleDetailSchema);
+
+export const environmentSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  description: z.string(),
+  active: z.boolean(),
+  logo: z.string().nullable(),
+  apply_template: z.number().nullable(),
+  locales: z.array(localeSchema),
+  roles: z.array(roleSchema),
+  env_modules: z.array(z.string()),
+  defdossiers: z.array(defDossierSummarySchema),
   /** The signed-in user's credentials in this environment. */
-  credentials: string[];
+  credentials: z.array(z.string()),
   /** What the signed-in user may do in this environment. */
-  abilities: EnvironmentAbilities;
-  settings: Record<string, unknown>;
-  created_by: UserRef | null;
-  created_at: string;
-  modified_at: string;
-  modified_by: UserRef | null;
-}
+  abilities: environmentAbilitiesSchema,
+  settings: z.record(z.string(), z.unknown()),
+  created_by: userRefSchema.nullable(),
+  created_at: z.string(),
+  modified_at: z.string(),
+  modified_by: userRefSchema.nullable(),
+});
+export type Environment = z.infer<typeof environmentSchema>;
+export const environmentPageSchema = pagedSchema(environmentSchema);
 
 export const environmentListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(ENVIRONMENT_PAGE_SIZE),
@@ -112,13 +119,22 @@ export const environmentLocaleCreateSchema = z.object({
   code: z.string({ error: REQUIRED_MESSAGE }).min(1, REQUIRED_MESSAGE).max(10),
 });
 
-export interface TemplateSummary {
-  id: number;
-  name: string;
-  description: string;
-  created_at: string;
-  translations: { culture: string; name: string; description: string; thumbnail_path: string | null }[];
-}
+export const templateSummarySchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  description: z.string(),
+  created_at: z.string(),
+  translations: z.array(
+    z.object({
+      culture: z.string(),
+      name: z.string(),
+      description: z.string(),
+      thumbnail_path: z.string().nullable(),
+    }),
+  ),
+});
+export type TemplateSummary = z.infer<typeof templateSummarySchema>;
+export const templatePageSchema = pagedSchema(templateSummarySchema);
 
 /** GET /api/user: the members of an environment, for user pickers and user names. */
 export const userListQuerySchema = listQuerySchema.extend({
@@ -133,9 +149,15 @@ export const userListQuerySchema = listQuerySchema.extend({
     .optional(),
 });
 
-export interface EnvironmentMember {
-  id: number;
-  username: string;
-  profile: { first_name: string | null; last_name: string | null; preposition: string | null };
-  environment_user_active: boolean;
-}
+export const environmentMemberSchema = z.object({
+  id: z.number(),
+  username: z.string(),
+  profile: z.object({
+    first_name: z.string().nullable(),
+    last_name: z.string().nullable(),
+    preposition: z.string().nullable(),
+  }),
+  environment_user_active: z.boolean(),
+});
+export type EnvironmentMember = z.infer<typeof environmentMemberSchema>;
+export const environmentMemberPageSchema = pagedSchema(environmentMemberSchema);

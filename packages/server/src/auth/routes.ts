@@ -1,8 +1,17 @@
-import { keyLoginSchema, LOGIN_MESSAGES, loginSchema, OTP_HEADER, type SsoError } from '@dossierbase/core';
+import {
+  keyLoginSchema,
+  LOGIN_MESSAGES,
+  loginSchema,
+  messageAnswerSchema,
+  OTP_HEADER,
+  type SsoError,
+  tokenDataSchema,
+  tokenTtlSchema,
+} from '@dossierbase/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { tooManyRequests, unauthorized } from '../http-errors';
+import { answers, tooManyRequests, unauthorized } from '../http-errors';
 import { findUserByEmail, findUserById, findUserByUsername, insertUser } from '../resources/user/service';
 import { currentUser, sessionClaims } from './current-user';
 import { type OidcProviderName, randomNonce, randomPKCECodeVerifier, randomState } from './oidc';
@@ -24,7 +33,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/login_check',
-    { config: { access: 'public' }, schema: { body: loginSchema, tags: ['auth'] } },
+    {
+      config: { access: 'public' },
+      schema: { body: loginSchema, tags: ['auth'], response: answers({ 200: tokenDataSchema }) },
+    },
     async (request, reply) => {
       const { username, password } = request.body;
       const address = request.ip;
@@ -56,7 +68,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // URLs and access logs.
   app.post(
     '/key_login_check',
-    { config: { access: 'public' }, schema: { body: keyLoginSchema, tags: ['auth'] } },
+    {
+      config: { access: 'public' },
+      schema: { body: keyLoginSchema, tags: ['auth'], response: answers({ 200: tokenDataSchema }) },
+    },
     async (request, reply) => {
       const { username, key } = request.body;
       await guardThrottle(username, request.ip);
@@ -86,7 +101,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/ttl_token',
     // the client keeps its session alive while the user fills in a forced password change
-    { schema: { tags: ['auth'] }, config: { access: 'signedIn', allowDuringForcedPasswordChange: true } },
+    {
+      schema: { tags: ['auth'], response: answers({ 200: tokenTtlSchema }) },
+      config: { access: 'signedIn', allowDuringForcedPasswordChange: true },
+    },
     async (request) => {
       const claims = await sessionClaims(request);
       if (!claims) throw unauthorized();
@@ -99,7 +117,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // POST, as every call that changes state (the spec says GET): it rotates the refresh token.
   app.post(
     '/refresh_token',
-    { config: { access: 'public' }, schema: { tags: ['auth'] } },
+    { config: { access: 'public' }, schema: { tags: ['auth'], response: answers({ 200: tokenDataSchema }) } },
     async (request, reply) => {
       const session = await sessions.rotateRefresh(request, reply);
       const user = session === null ? undefined : await findUserById(db, session.userId);
@@ -114,7 +132,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   // POST (the spec says GET): a link or an image elsewhere must not sign anyone out.
   app.post(
     '/logout_cookie',
-    { config: { access: 'public' }, schema: { tags: ['auth'] } },
+    {
+      config: { access: 'public' },
+      schema: { tags: ['auth'], response: answers({ 200: messageAnswerSchema }) },
+    },
     async (request, reply) => {
       await sessions.end(request, reply, await sessionClaims(request));
       return { message: 'Signed out' };
@@ -123,7 +144,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/connect/:provider',
-    { config: { access: 'public' }, schema: { params: providerParams, tags: ['auth'] } },
+    {
+      config: { access: 'public' },
+      schema: { params: providerParams, tags: ['auth'], response: answers({}) },
+    },
     async (request, reply) => {
       const { provider } = request.params;
       if (!oidc.enabled(provider))
@@ -143,7 +167,10 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/connect/:provider/check',
-    { config: { access: 'public' }, schema: { params: providerParams, tags: ['auth'] } },
+    {
+      config: { access: 'public' },
+      schema: { params: providerParams, tags: ['auth'], response: answers({}) },
+    },
     async (request, reply) => {
       const { provider } = request.params;
       try {

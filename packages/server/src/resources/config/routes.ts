@@ -1,12 +1,16 @@
-import type { ClientConfig } from '@dossierbase/core';
+import { type ClientConfig, clientConfigSchema } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { answers } from '../../http-errors';
 
 /** Public settings the browser needs before anyone signs in. */
 export const configRoutes: FastifyPluginAsyncZod = async (app) => {
   const { config, oidc } = app;
   app.get(
     '/config',
-    { config: { access: 'public' }, schema: { tags: ['config'] } },
+    {
+      config: { access: 'public' },
+      schema: { tags: ['config'], response: answers({ 200: clientConfigSchema }) },
+    },
     async (): Promise<ClientConfig> => ({
       release: config.release,
       help_contact: config.helpContact,

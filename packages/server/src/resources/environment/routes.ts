@@ -2,12 +2,16 @@ import {
   environmentCreateSchema,
   environmentListQuerySchema,
   environmentLocaleCreateSchema,
+  environmentPageSchema,
+  environmentSchema,
   idParamSchema,
+  localeSchema,
+  localesAnswerSchema,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
-import { forbidden, notFound } from '../../http-errors';
+import { answers, bytesAnswer, forbidden, notFound } from '../../http-errors';
 import { openEnvironment, requireEnvironmentAdmin } from '../../policy/environment';
 import { canCreateEnvironment } from '../../policy/user';
 import { presentEnvironment, presentEnvironments } from './present';
@@ -22,7 +26,11 @@ export const environmentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/environment',
     {
       config: { access: 'signedIn' },
-      schema: { querystring: environmentListQuerySchema, tags: ['environment'] },
+      schema: {
+        querystring: environmentListQuerySchema,
+        tags: ['environment'],
+        response: answers({ 200: environmentPageSchema }),
+      },
     },
     async (request) => {
       const user = await currentUser(request);
@@ -33,7 +41,10 @@ export const environmentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/environment/:id',
-    { config: { access: 'signedIn' }, schema: { params: idParams, tags: ['environment'] } },
+    {
+      config: { access: 'signedIn' },
+      schema: { params: idParams, tags: ['environment'], response: answers({ 200: environmentSchema }) },
+    },
     async (request) => {
       const user = await currentUser(request);
       const { environment } = await openEnvironment(db, user, request.params.id);
@@ -43,7 +54,10 @@ export const environmentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/environment/:id/logo',
-    { config: { access: 'signedIn' }, schema: { params: idParams, tags: ['environment'] } },
+    {
+      config: { access: 'signedIn' },
+      schema: { params: idParams, tags: ['environment'], response: answers({ 200: bytesAnswer }) },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       const { environment } = await openEnvironment(db, user, request.params.id);
@@ -61,7 +75,11 @@ export const environmentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/environment',
     {
       config: { access: 'environmentCreator' },
-      schema: { body: environmentCreateSchema, tags: ['environment'] },
+      schema: {
+        body: environmentCreateSchema,
+        tags: ['environment'],
+        response: answers({ 201: environmentSchema }),
+      },
     },
     async (request, reply) => {
       const user = await currentUser(request);
@@ -78,6 +96,7 @@ export const environmentRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         querystring: z.object({ environment: idParamSchema }),
         tags: ['environment'],
+        response: answers({ 200: localesAnswerSchema }),
       },
     },
     async (request) => {
@@ -92,7 +111,11 @@ export const environmentRoutes: FastifyPluginAsyncZod = async (app) => {
     '/environment-locale',
     {
       config: { access: 'environmentAdmin' },
-      schema: { body: environmentLocaleCreateSchema, tags: ['environment'] },
+      schema: {
+        body: environmentLocaleCreateSchema,
+        tags: ['environment'],
+        response: answers({ 201: localeSchema }),
+      },
     },
     async (request, reply) => {
       const user = await currentUser(request);

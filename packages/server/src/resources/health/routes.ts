@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { answers } from '../../http-errors';
 
 const HEALTH_TIMEOUT_MS = 2_000;
 
@@ -16,7 +17,7 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
     '/health',
     {
       config: { access: 'public' },
-      schema: { tags: ['health'], response: { 200: healthBody, 503: healthBody } },
+      schema: { tags: ['health'], response: { ...answers({ 200: healthBody }), 503: healthBody } },
     },
     async (_request, reply) => {
       const databaseOk = await Promise.race([

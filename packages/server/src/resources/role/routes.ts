@@ -1,9 +1,17 @@
-import { idParamSchema, listQuerySchema, roleCreateSchema, rolePatchSchema } from '@dossierbase/core';
+import {
+  idParamSchema,
+  listQuerySchema,
+  noContentSchema,
+  roleCreateSchema,
+  roleDetailSchema,
+  rolePageSchema,
+  rolePatchSchema,
+} from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
 import type { UserRow } from '../../db/schema';
-import { notFound } from '../../http-errors';
+import { answers, notFound } from '../../http-errors';
 import { requireEnvironmentAdmin } from '../../policy/environment';
 import { presentRole } from './present';
 import { createRole, deleteRole, findRole, listRoles, updateRole } from './service';
@@ -27,7 +35,10 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/role',
-    { config: { access: 'environmentAdmin' }, schema: { querystring: listQuery, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { querystring: listQuery, tags, response: answers({ 200: rolePageSchema }) },
+    },
     async (request) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.query.environment);
@@ -38,7 +49,10 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/role/:id',
-    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { params: idParams, tags, response: answers({ 200: roleDetailSchema }) },
+    },
     async (request) => {
       const user = await currentUser(request);
       return presentRole(await adminRole(user, request.params.id));
@@ -47,7 +61,10 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/role',
-    { config: { access: 'environmentAdmin' }, schema: { body: roleCreateSchema, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { body: roleCreateSchema, tags, response: answers({ 201: roleDetailSchema }) },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.body.environment);
@@ -57,7 +74,10 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/role/:id',
-    { config: { access: 'environmentAdmin' }, schema: { params: idParams, body: rolePatchSchema, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { params: idParams, body: rolePatchSchema, tags, response: answers({ 200: roleDetailSchema }) },
+    },
     async (request) => {
       const user = await currentUser(request);
       const row = await adminRole(user, request.params.id);
@@ -67,7 +87,10 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/role/:id',
-    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { params: idParams, tags, response: answers({ 204: noContentSchema }) },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       await deleteRole(db, await adminRole(user, request.params.id));

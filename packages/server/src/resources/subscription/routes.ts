@@ -1,11 +1,15 @@
-import type { ActiveSubscriptionBody } from '@dossierbase/core';
+import { type ActiveSubscriptionBody, activeSubscriptionSchema } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../auth/current-user';
+import { answers } from '../../http-errors';
 
 export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/subscription/active',
-    { config: { access: 'signedIn' }, schema: { tags: ['subscription'] } },
+    {
+      config: { access: 'signedIn' },
+      schema: { tags: ['subscription'], response: answers({ 200: activeSubscriptionSchema }) },
+    },
     async (request): Promise<ActiveSubscriptionBody> => {
       const user = await currentUser(request);
       const latest = await app.db

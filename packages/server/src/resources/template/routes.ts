@@ -1,11 +1,11 @@
 import type { TemplateSummary } from '@dossierbase/core';
-import { MAX_INT4 } from '@dossierbase/core';
+import { MAX_INT4, templatePageSchema } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
 import { paginate } from '../../db/paginate';
-import { forbidden } from '../../http-errors';
+import { answers, forbidden } from '../../http-errors';
 import { canReadTemplates } from '../../policy/template';
 import { escapeLike } from '../environment/service';
 
@@ -19,7 +19,10 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
   app.get(
     '/admin/template',
-    { config: { access: 'environmentCreator' }, schema: { querystring: listQuery, tags: ['template'] } },
+    {
+      config: { access: 'environmentCreator' },
+      schema: { querystring: listQuery, tags: ['template'], response: answers({ 200: templatePageSchema }) },
+    },
     async (request) => {
       const user = await currentUser(request);
       if (!canReadTemplates(user)) throw forbidden();

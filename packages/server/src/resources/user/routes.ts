@@ -1,11 +1,17 @@
 import {
   changePasswordSchema,
+  environmentMemberPageSchema,
   forgotPasswordSchema,
   idParamSchema,
+  loginKeyAnswerSchema,
+  messageAnswerSchema,
   profilePatchSchema,
+  profileSchema,
   REQUIRED_MESSAGE,
   RESET_MESSAGES,
+  resetLinkSchema,
   resetPasswordSchema,
+  tokenDataSchema,
   userListQuerySchema,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -15,7 +21,7 @@ import { issueResetLink } from '../../auth/password-reset';
 import { hashPassword, verifyPassword } from '../../auth/passwords';
 import { allowResetRequest, recordLoginAttempt, refuseWhenLoginThrottled } from '../../auth/rate-limit';
 import { consumeSecretToken, createSecretToken, findSecretToken } from '../../auth/secret-tokens';
-import { badRequest, forbidden, notFound, tooManyRequests } from '../../http-errors';
+import { answers, badRequest, forbidden, notFound, tooManyRequests } from '../../http-errors';
 import { openEnvironment } from '../../policy/environment';
 import { canIssueLoginKey } from '../../policy/user';
 import { listMembers } from './members';
@@ -32,7 +38,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/user/forgot_password',
-    { config: { access: 'public' }, schema: { body: forgotPasswordSchema, tags: ['user'] } },
+    {
+      config: { access: 'public' },
+      schema: { body: forgotPasswordSchema, tags: ['user'], response: answers({ 200: messageAnswerSchema }) },
+    },
     async (request) => {
       const { username, email } = request.body;
       // Every request of an address counts, whether or not it names an account: this 429 depends
@@ -60,7 +69,11 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     '/user/reset_password/:token',
     {
       config: { access: 'public' },
-      schema: { params: z.object({ token: z.string().max(200) }), tags: ['user'] },
+      schema: {
+        params: z.object({ token: z.string().max(200) }),
+        tags: ['user'],
+        response: answers({ 200: resetLinkSchema }),
+      },
     },
     async (request) => {
       const userId = await findSecretToken(db, 'password_reset', request.params.token);
@@ -72,7 +85,10 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/user/reset_password',
-    { config: { access: 'public' }, schema: { body: resetPasswordSchema, tags: ['user'] } },
+    {
+      config: { access: 'public' },
+      schema: { body: resetPasswordSchema, tags: ['user'], response: answers({ 200: messageAnswerSchema }) },
+    },
     async (request) => {
       const { token, password } = request.body;
       const passwordHash = await hashPassword(password);
@@ -88,7 +104,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   app.patch(
     '/user/change_password',
     {
-      schema: { body: changePasswordSchema, tags: ['user'] },
+      schema: { body: changePasswordSchema, tags: ['user'], response: answers({ 200: tokenDataSchema }) },
       // the forced change after a key login is made here
       config: { access: 'signedIn', allowDuringForcedPasswordChange: true },
     },
@@ -114,7 +130,14 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   // Members of one environment, for user pickers and names; every member may read them.
   app.get(
     '/user',
-    { config: { access: 'signedIn' }, schema: { querystring: userListQuerySchema, tags: ['user'] } },
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        querystring: userListQuerySchema,
+        tags: ['user'],
+        response: answers({ 200: environmentMemberPageSchema }),
+      },
+    },
     async (request) => {
       const user = await currentUser(request);
       const access = await openEnvironment(db, user, request.query.environment);
@@ -125,13 +148,19 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
   // The web client reads the profile to show the forced-change form.
   app.get(
     '/user/profile',
-    { schema: { tags: ['user'] }, config: { access: 'signedIn', allowDuringForcedPasswordChange: true } },
+    {
+      schema: { tags: ['user'], response: answers({ 200: profileSchema }) },
+      config: { access: 'signedIn', allowDuringForcedPasswordChange: true },
+    },
     async (request) => presentProfile(await currentUser(request)),
   );
 
   app.patch(
     '/user/profile',
-    { config: { access: 'signedIn' }, schema: { body: profilePatchSchema, tags: ['user'] } },
+    {
+      config: { access: 'signedIn' },
+      schema: { body: profilePatchSchema, tags: ['user'], response: answers({ 200: profileSchema }) },
+    },
     async (request) => {
       const user = await currentUser(request);
       const { private_settings, ...fields } = request.body;
@@ -153,7 +182,14 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/user/:id/login_key',
-    { config: { access: 'superAdmin' }, schema: { params: z.object({ id: idParamSchema }), tags: ['user'] } },
+    {
+      config: { access: 'superAdmin' },
+      schema: {
+        params: z.object({ id: idParamSchema }),
+        tags: ['user'],
+        response: answers({ 200: loginKeyAnswerSchema }),
+      },
+    },
     async (request) => {
       const actor = await currentUser(request);
       if (!canIssueLoginKey(actor)) throw forbidden();
