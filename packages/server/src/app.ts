@@ -18,7 +18,7 @@ import type { Config } from './config';
 import { isDatabaseUnavailable } from './db/availability';
 import type { Db } from './db/database';
 import type { UserRow } from './db/schema';
-import { HttpError } from './http-errors';
+import { answers, HttpError } from './http-errors';
 import { clientErrorFromDatabase, rejectInvalidInput } from './input-guard';
 import { createMailer, type Mailer } from './mail/mailer';
 import { enforceRouteAccess } from './policy/route-access';
@@ -196,7 +196,9 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       await api.register(contentDossierListRoutes);
       await api.register(contentDossierRoutes);
       await api.register(fileRoutes);
-      api.all('/*', async (_request, reply) => reply.code(404).send({ message: 'Not found' }));
+      api.all('/*', { schema: { response: answers({}) } }, async (_request, reply) =>
+        reply.code(404).send({ message: 'Not found' }),
+      );
     },
     { prefix: '/api' },
   );

@@ -3,6 +3,7 @@ export * from './auth';
 export * from './common';
 export * from './dossier';
 export * from './entity';
+export * from './entity-answers';
 export * from './environment';
 export * from './file';
 export * from './ids';

@@ -3,6 +3,7 @@ import {
   LOGIN_MESSAGES,
   loginSchema,
   messageAnswerSchema,
+  noContentSchema,
   OTP_HEADER,
   type SsoError,
   tokenDataSchema,
@@ -146,7 +147,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/connect/:provider',
     {
       config: { access: 'public' },
-      schema: { params: providerParams, tags: ['auth'], response: answers({}) },
+      schema: { params: providerParams, tags: ['auth'], response: answers({ 302: noContentSchema }) },
     },
     async (request, reply) => {
       const { provider } = request.params;
@@ -169,7 +170,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     '/connect/:provider/check',
     {
       config: { access: 'public' },
-      schema: { params: providerParams, tags: ['auth'], response: answers({}) },
+      schema: { params: providerParams, tags: ['auth'], response: answers({ 302: noContentSchema }) },
     },
     async (request, reply) => {
       const { provider } = request.params;

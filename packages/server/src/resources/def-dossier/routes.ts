@@ -1,17 +1,23 @@
 import {
   DEF_DOSSIER_TYPES,
   defDossierCreateSchema,
+  defDossierPageSchema,
   defDossierPatchSchema,
+  defDossierSchema,
+  defDossiersAnswerSchema,
   defFieldListRankSchema,
   type EntityPermissionsAnswer,
+  entityAnswerSchema,
+  entityPermissionsAnswerSchema,
   idParamSchema,
   listQuerySchema,
+  noContentSchema,
   PERMISSION_ACTIONS,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
-import { notFound } from '../../http-errors';
+import { answers, notFound } from '../../http-errors';
 import { entityAbilities } from '../../policy/abilities';
 import { openEntityScope } from '../../policy/entity';
 import { requireEnvironmentAdmin } from '../../policy/environment';
@@ -47,7 +53,10 @@ export const defDossierRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/defdossier',
-    { config: { access: 'environmentAdmin' }, schema: { querystring: listQuery, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { response: answers({ 200: defDossierPageSchema }), querystring: listQuery, tags },
+    },
     async (request) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.query.environment);
@@ -58,7 +67,10 @@ export const defDossierRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/defdossier/:id',
-    { config: { access: 'signedIn' }, schema: { params: idParams, tags } },
+    {
+      config: { access: 'signedIn' },
+      schema: { response: answers({ 200: entityAnswerSchema }), params: idParams, tags },
+    },
     async (request) => {
       const user = await currentUser(request);
       const { scope, member } = await openEntityLayout(db, user, request.params.id);
@@ -79,7 +91,12 @@ export const defDossierRoutes: FastifyPluginAsyncZod = async (app) => {
     '/defdossier/:id/permissions',
     {
       config: { access: 'signedIn' },
-      schema: { params: idParams, tags, description: "The signed-in user's actions on the entity" },
+      schema: {
+        response: answers({ 200: entityPermissionsAnswerSchema }),
+        params: idParams,
+        tags,
+        description: "The signed-in user's actions on the entity",
+      },
     },
     async (request): Promise<EntityPermissionsAnswer> => {
       const user = await currentUser(request);
@@ -94,7 +111,10 @@ export const defDossierRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/defdossier',
-    { config: { access: 'environmentAdmin' }, schema: { body: defDossierCreateSchema, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { response: answers({ 201: defDossierSchema }), body: defDossierCreateSchema, tags },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.body.environment);
@@ -107,6 +127,7 @@ export const defDossierRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       config: { access: 'environmentAdmin' },
       schema: {
+        response: answers({ 200: defDossiersAnswerSchema }),
         body: defFieldListRankSchema,
         tags,
         description: 'New ranks for entities of one environment',
@@ -126,7 +147,12 @@ export const defDossierRoutes: FastifyPluginAsyncZod = async (app) => {
     '/defdossier/:id',
     {
       config: { access: 'environmentAdmin' },
-      schema: { params: idParams, body: defDossierPatchSchema, tags },
+      schema: {
+        response: answers({ 200: defDossierSchema }),
+        params: idParams,
+        body: defDossierPatchSchema,
+        tags,
+      },
     },
     async (request) => {
       const user = await currentUser(request);
@@ -137,7 +163,10 @@ export const defDossierRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/defdossier/:id',
-    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { response: answers({ 204: noContentSchema }), params: idParams, tags },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       const row = await adminEntity(user, request.params.id);

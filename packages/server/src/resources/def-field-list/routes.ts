@@ -3,13 +3,17 @@ import {
   defFieldListPatchSchema,
   defFieldListRankSchema,
   idParamSchema,
+  listOptionPageSchema,
+  listOptionSchema,
+  listOptionsAnswerSchema,
   listQuerySchema,
+  noContentSchema,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
 import type { UserRow } from '../../db/schema';
-import { notFound } from '../../http-errors';
+import { answers, notFound } from '../../http-errors';
 import { requireEnvironmentAdmin } from '../../policy/environment';
 import { environmentOfRanks } from '../def-dossier/service';
 import { findDefField } from '../def-field/service';
@@ -39,7 +43,14 @@ export const defFieldListRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/deffieldlist',
-    { config: { access: 'environmentAdmin' }, schema: { querystring: listQuery, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: {
+        response: answers({ 200: listOptionPageSchema }),
+        querystring: listQuery,
+        tags,
+      },
+    },
     async (request) => {
       const user = await currentUser(request);
       const field = await findDefField(db, request.query.defField);
@@ -52,7 +63,14 @@ export const defFieldListRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/deffieldlist/:id',
-    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: {
+        response: answers({ 200: listOptionSchema }),
+        params: idParams,
+        tags,
+      },
+    },
     async (request) => {
       const user = await currentUser(request);
       return presentListOption(await adminOption(user, request.params.id));
@@ -61,7 +79,14 @@ export const defFieldListRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/deffieldlist',
-    { config: { access: 'environmentAdmin' }, schema: { body: defFieldListCreateSchema, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: {
+        response: answers({ 201: listOptionSchema }),
+        body: defFieldListCreateSchema,
+        tags,
+      },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.body.environment);
@@ -73,7 +98,12 @@ export const defFieldListRoutes: FastifyPluginAsyncZod = async (app) => {
     '/deffieldlist',
     {
       config: { access: 'environmentAdmin' },
-      schema: { body: defFieldListRankSchema, tags, description: 'New ranks for options of one environment' },
+      schema: {
+        response: answers({ 200: listOptionsAnswerSchema }),
+        body: defFieldListRankSchema,
+        tags,
+        description: 'New ranks for options of one environment',
+      },
     },
     async (request) => {
       const user = await currentUser(request);
@@ -89,7 +119,12 @@ export const defFieldListRoutes: FastifyPluginAsyncZod = async (app) => {
     '/deffieldlist/:id',
     {
       config: { access: 'environmentAdmin' },
-      schema: { params: idParams, body: defFieldListPatchSchema, tags },
+      schema: {
+        response: answers({ 200: listOptionSchema }),
+        params: idParams,
+        body: defFieldListPatchSchema,
+        tags,
+      },
     },
     async (request) => {
       const user = await currentUser(request);
@@ -100,7 +135,14 @@ export const defFieldListRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/deffieldlist/:id',
-    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: {
+        response: answers({ 204: noContentSchema }),
+        params: idParams,
+        tags,
+      },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       await deleteListOption(db, await adminOption(user, request.params.id));

@@ -1,15 +1,18 @@
 import {
   defFieldCreateSchema,
+  defFieldPageSchema,
   defFieldPatchSchema,
+  defFieldSchema,
   FIELD_TYPE_NAMES,
   idParamSchema,
   listQuerySchema,
+  noContentSchema,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
 import type { UserRow } from '../../db/schema';
-import { notFound } from '../../http-errors';
+import { answers, notFound } from '../../http-errors';
 import { requireEnvironmentAdmin } from '../../policy/environment';
 import { presentDefField, presentDefFields } from './present';
 import { createDefField, deleteDefField, findDefField, listDefFields, updateDefField } from './service';
@@ -42,7 +45,14 @@ export const defFieldRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/deffield',
-    { config: { access: 'environmentAdmin' }, schema: { querystring: listQuery, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: {
+        response: answers({ 200: defFieldPageSchema }),
+        querystring: listQuery,
+        tags,
+      },
+    },
     async (request) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.query.environment);
@@ -53,7 +63,14 @@ export const defFieldRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/deffield/:id',
-    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: {
+        response: answers({ 200: defFieldSchema }),
+        params: idParams,
+        tags,
+      },
+    },
     async (request) => {
       const user = await currentUser(request);
       return presentDefField(db, await adminField(user, request.params.id));
@@ -62,7 +79,14 @@ export const defFieldRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/deffield',
-    { config: { access: 'environmentAdmin' }, schema: { body: defFieldCreateSchema, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: {
+        response: answers({ 201: defFieldSchema }),
+        body: defFieldCreateSchema,
+        tags,
+      },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.body.environment);
@@ -72,7 +96,15 @@ export const defFieldRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/deffield/:id',
-    { config: { access: 'environmentAdmin' }, schema: { params: idParams, body: defFieldPatchSchema, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: {
+        response: answers({ 200: defFieldSchema }),
+        params: idParams,
+        body: defFieldPatchSchema,
+        tags,
+      },
+    },
     async (request) => {
       const user = await currentUser(request);
       const row = await adminField(user, request.params.id);
@@ -82,7 +114,14 @@ export const defFieldRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/deffield/:id',
-    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: {
+        response: answers({ 204: noContentSchema }),
+        params: idParams,
+        tags,
+      },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       await deleteDefField(db, await adminField(user, request.params.id));

@@ -1,6 +1,13 @@
-import { displayCustomViewCreateSchema, displayCustomViewPatchSchema } from '@dossierbase/core';
+import {
+  displayCustomViewCreateSchema,
+  displayCustomViewPageSchema,
+  displayCustomViewPatchSchema,
+  displayCustomViewSchema,
+  noContentSchema,
+} from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../auth/current-user';
+import { answers } from '../../http-errors';
 import { openConfigList } from '../../policy/configuration';
 import { requireEnvironmentAdmin } from '../../policy/environment';
 import { configListQuerySchema, idParams } from '../def-dossier-def-field/shared';
@@ -21,7 +28,10 @@ export const displayCustomViewRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/displaycustomview',
-    { config: { access: 'environmentAdmin' }, schema: { querystring: listQuery, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { response: answers({ 200: displayCustomViewPageSchema }), querystring: listQuery, tags },
+    },
     async (request) => {
       const user = await currentUser(request);
       const scope = await openConfigList(db, user, request.query);
@@ -32,7 +42,10 @@ export const displayCustomViewRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/displaycustomview/:id',
-    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { response: answers({ 200: displayCustomViewSchema }), params: idParams, tags },
+    },
     async (request) => {
       const user = await currentUser(request);
       const row = await findCustomView(db, request.params.id);
@@ -43,7 +56,14 @@ export const displayCustomViewRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/displaycustomview',
-    { config: { access: 'environmentAdmin' }, schema: { body: displayCustomViewCreateSchema, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: {
+        response: answers({ 201: displayCustomViewSchema }),
+        body: displayCustomViewCreateSchema,
+        tags,
+      },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.body.environment);
@@ -55,7 +75,12 @@ export const displayCustomViewRoutes: FastifyPluginAsyncZod = async (app) => {
     '/displaycustomview/:id',
     {
       config: { access: 'environmentAdmin' },
-      schema: { params: idParams, body: displayCustomViewPatchSchema, tags },
+      schema: {
+        response: answers({ 200: displayCustomViewSchema }),
+        params: idParams,
+        body: displayCustomViewPatchSchema,
+        tags,
+      },
     },
     async (request) => {
       const user = await currentUser(request);
@@ -67,7 +92,10 @@ export const displayCustomViewRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/displaycustomview/:id',
-    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { response: answers({ 204: noContentSchema }), params: idParams, tags },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       const row = await findCustomView(db, request.params.id);

@@ -1,11 +1,15 @@
 import {
   DISPLAY_POSITION_TYPES,
   displayPositionCreateSchema,
+  displayPositionPageSchema,
   displayPositionPatchSchema,
+  displayPositionSchema,
+  noContentSchema,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
+import { answers } from '../../http-errors';
 import { openConfigList } from '../../policy/configuration';
 import { requireEnvironmentAdmin } from '../../policy/environment';
 import { memberEntityAccess } from '../../policy/member-layout';
@@ -21,7 +25,10 @@ export const displayPositionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/displayposition',
-    { config: { access: 'signedIn' }, schema: { querystring: listQuery, tags } },
+    {
+      config: { access: 'signedIn' },
+      schema: { response: answers({ 200: displayPositionPageSchema }), querystring: listQuery, tags },
+    },
     async (request) => {
       const user = await currentUser(request);
       const member = await memberEntityAccess(db, user, request.query.defDossier, request.query.environment);
@@ -44,7 +51,10 @@ export const displayPositionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/displayposition/:id',
-    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { response: answers({ 200: displayPositionSchema }), params: idParams, tags },
+    },
     async (request) => {
       const user = await currentUser(request);
       const row = await findPosition(db, request.params.id);
@@ -55,7 +65,10 @@ export const displayPositionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/displayposition',
-    { config: { access: 'environmentAdmin' }, schema: { body: displayPositionCreateSchema, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { response: answers({ 201: displayPositionSchema }), body: displayPositionCreateSchema, tags },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.body.environment);
@@ -67,7 +80,12 @@ export const displayPositionRoutes: FastifyPluginAsyncZod = async (app) => {
     '/displayposition/:id',
     {
       config: { access: 'environmentAdmin' },
-      schema: { params: idParams, body: displayPositionPatchSchema, tags },
+      schema: {
+        response: answers({ 200: displayPositionSchema }),
+        params: idParams,
+        body: displayPositionPatchSchema,
+        tags,
+      },
     },
     async (request) => {
       const user = await currentUser(request);
@@ -79,7 +97,10 @@ export const displayPositionRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/displayposition/:id',
-    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { response: answers({ 204: noContentSchema }), params: idParams, tags },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       const row = await findPosition(db, request.params.id);

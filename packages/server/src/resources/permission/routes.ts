@@ -1,7 +1,13 @@
-import { idParamSchema, permissionPutSchema } from '@dossierbase/core';
+import {
+  entityPermissionSchema,
+  entityPermissionsSchema,
+  idParamSchema,
+  permissionPutSchema,
+} from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
+import { answers } from '../../http-errors';
 import { requireEnvironmentAdmin } from '../../policy/environment';
 import { presentPermission } from './present';
 import { listPermissions, putPermission } from './service';
@@ -19,7 +25,12 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
     '/permission',
     {
       config: { access: 'environmentAdmin' },
-      schema: { querystring: listQuery, tags, description: 'Per-role actions on entities' },
+      schema: {
+        response: answers({ 200: entityPermissionsSchema }),
+        querystring: listQuery,
+        tags,
+        description: 'Per-role actions on entities',
+      },
     },
     async (request) => {
       const user = await currentUser(request);
@@ -33,7 +44,12 @@ export const permissionRoutes: FastifyPluginAsyncZod = async (app) => {
     '/permission',
     {
       config: { access: 'environmentAdmin' },
-      schema: { body: permissionPutSchema, tags, description: "Sets a role's actions on an entity" },
+      schema: {
+        response: answers({ 200: entityPermissionSchema }),
+        body: permissionPutSchema,
+        tags,
+        description: "Sets a role's actions on an entity",
+      },
     },
     async (request) => {
       const user = await currentUser(request);
