@@ -12,9 +12,9 @@ import { type AdminSetup, adminSetup } from '../test/entity-test-setup';
 import { buildDefDossier } from '../test/factories';
 import { createTestApp, type TestApp } from '../test/test-app';
 
-// One settings rule on both sides (core fields/settings.ts): a data field's overrides of its base
-// field's settings decide the server's validation on save exactly as they decide the form's (the
-// browser reads the display items of the API and merges with core fieldSettingsOf; its unit test is
+// One settings rule on both sides (core fields/settings.ts): a data field's and a display item's
+// overrides of the base field's settings decide the server's validation on save exactly as they
+// decide the form's (both merge with core fieldSettingsOf; the browser's unit test is
 // web/src/features/dossiers/form-logic.test.ts). Settings an admin sends are checked on write (400);
 // settings stored broken are read key by key with the type's defaults, never a 500.
 
@@ -53,6 +53,24 @@ beforeAll(async () => {
   await field('code', 'text', { regex: '^[0-9]+$' }, { regex: '^[A-Z]{2}$' });
   ids.red = (await buildListOption(t.db, ids.tagsBase, { text: 'Red' })).id;
   ids.blue = (await buildListOption(t.db, ids.tagsBase, { text: 'Blue' })).id;
+  // the display item overrides what its data field leaves as the base field has it
+  const overridingItem = async (name: string, settings: object) => {
+    const item = await s.admin.post('/api/displayitem', {
+      environment: envId,
+      defDossier: entityId,
+      defDossierDefField: ids[`${name}Data`],
+      view: 'show/edit',
+      settings,
+    });
+    expect(item.statusCode, item.body).toBe(201);
+    ids[`${name}Item`] = item.json().id;
+  };
+  await field('kinds', 'list', { multiple: false }, {});
+  await field('ref', 'text', { regex: '^[0-9]+$' }, {});
+  await overridingItem('kinds', { multiple: true });
+  await overridingItem('ref', { regex: '^[A-Z]{2}$' });
+  ids.small = (await buildListOption(t.db, ids.kindsBase, { text: 'Small' })).id;
+  ids.large = (await buildListOption(t.db, ids.kindsBase, { text: 'Large' })).id;
 });
 afterAll(() => t.close());
 
@@ -82,6 +100,24 @@ describe('settings a data field overrides', () => {
     ['list: one option', 'tags', () => ids.red, true],
     ['text: matches the data field regex', 'code', () => 'AB', true],
     ['text: matches only the base field regex', 'code', () => '12', false],
+  ])('%s: the server and the form agree', async (_name, item, value, accepted) => {
+    const form = await formVerdict(ids[item], value());
+    const server = await serverVerdict(ids[item], value());
+    expect(form.ok).toBe(accepted);
+    expect(server.ok).toBe(accepted);
+    if (!form.ok && !server.ok) {
+      expect(server.message).toBe(form.message);
+      expect(server.message).toBe(TEXT_MESSAGES.pattern);
+    }
+  });
+});
+
+describe('settings a display item overrides', () => {
+  it.each([
+    ['list: two options (multiple on the display item)', 'kindsItem', () => [ids.small, ids.large], true],
+    ['list: one option', 'kindsItem', () => ids.small, true],
+    ['text: matches the display item regex', 'refItem', () => 'AB', true],
+    ['text: matches only the base field regex', 'refItem', () => '12', false],
   ])('%s: the server and the form agree', async (_name, item, value, accepted) => {
     const form = await formVerdict(ids[item], value());
     const server = await serverVerdict(ids[item], value());

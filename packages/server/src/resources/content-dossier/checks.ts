@@ -1,9 +1,9 @@
 import {
-  type Condition,
-  conditionsSchema,
   DOSSIER_MESSAGES,
-  evaluateConditions,
-  isEmptyFieldValue,
+  fieldSettingsOf,
+  missingRequired,
+  parseConditions,
+  parseFieldSettings,
 } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
@@ -12,17 +12,10 @@ import type { VisibleItem } from '../../policy/display-item';
 import type { EntityScope } from '../../policy/entity';
 import { readerSummaryKeys } from '../../policy/summary';
 import { visibleSummary } from '../../query/visible-summary';
-import { SERVER_TYPES } from './computed-values';
-import { fieldSettings } from './items';
 import type { EntityRow } from './read-model';
 
 // The checks of a dossier's values as a whole, after each value was normalised: required items
 // (obligatory, or required by a condition of the entity) and unique text values.
-
-const entityConditions = (entity: EntityRow): Condition[] => {
-  const parsed = conditionsSchema.safeParse(entity.settings.conditions ?? []);
-  return parsed.success ? parsed.data : [];
-};
 
 /** Values keyed by display item id (for conditions), from values keyed by data-field id. */
 function valuesByItem(items: VisibleItem[], values: Record<string, unknown>, links: Map<number, number[]>) {
@@ -34,7 +27,10 @@ function valuesByItem(items: VisibleItem[], values: Record<string, unknown>, lin
   return byItem;
 }
 
-/** Adds `required` to `errors` for each item of `checked` that must have a value and has none. */
+/**
+ * Adds `required` to `errors` for each item of `checked` that must have a value and has none (core
+ * missingRequired, the rule the form applies); an item that already has an error keeps it.
+ */
 export function checkRequired(
   entity: EntityRow,
   checked: VisibleItem[],
@@ -43,23 +39,9 @@ export function checkRequired(
   links: Map<number, number[]>,
   errors: Record<string, string>,
 ) {
-  const { hidden, required } = evaluateConditions(
-    entityConditions(entity),
-    valuesByItem(allItems, values, links),
-  );
-  for (const v of checked) {
-    const id = String(v.item.id);
-    if (hidden.has(id) || errors[id]) continue;
-    if (v.field && SERVER_TYPES.has(v.field.type)) continue;
-    const obligatory = v.dataField?.obligatory || v.link?.obligatory || required.has(id);
-    if (!obligatory) continue;
-    const empty = v.link
-      ? (links.get(v.item.id) ?? []).length === 0
-      : v.dataField
-        ? isEmptyFieldValue(values[String(v.dataField.id)])
-        : false;
-    if (empty) errors[id] = DOSSIER_MESSAGES.required;
-  }
+  const conditions = parseConditions(entity.settings.conditions);
+  for (const id of missingRequired(checked, conditions, valuesByItem(allItems, values, links)))
+    errors[id] ??= DOSSIER_MESSAGES.required;
 }
 
 /** Duplicate check of text fields with the UniqueValue validator: 409 with the dossiers that hold them. */
@@ -74,8 +56,7 @@ export async function checkDuplicates(
   const existing = new Map<number, string>();
   for (const v of items) {
     if (!v.dataField || v.field?.type !== 'text') continue;
-    const settings = fieldSettings(v) as { validators: string[] };
-    if (!settings.validators.includes('UniqueValue')) continue;
+    if (!parseFieldSettings('text', fieldSettingsOf(v)).validators.includes('UniqueValue')) continue;
     const value = values[String(v.dataField.id)];
     if (typeof value !== 'string' || value === '') continue;
     let query = db

@@ -1,4 +1,4 @@
-import { type CalcSettings, computeCalc, type FormulaValue, parseFieldSettings } from '@dossierbase/core';
+import { computeCalc, type FormulaValue, parseFieldSettings } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { configCached } from '../../policy/config-cache';
@@ -6,15 +6,6 @@ import type { EntityScope } from '../../policy/entity';
 import type { EnvironmentAccess } from '../../policy/environment';
 
 // Values the server writes itself: auto-increment numbers on create, calc fields on every write.
-
-/** Types whose value the server computes or does not keep: submitted values are ignored. */
-export const SERVER_TYPES = new Set([
-  'autoIncrement',
-  'calc',
-  'systemdate',
-  'systemuser',
-  'customActionButton',
-]);
 
 /** All data fields of the entity with their base field (for server-computed fields); configuration, cached. */
 function entityDataFields(db: Db, access: EnvironmentAccess, entityId: number) {
@@ -65,7 +56,7 @@ export async function computeServerValues(
   // Calc fields may refer to each other: two passes settle one level of nesting.
   for (let pass = 0; pass < 2; pass++) {
     for (const f of calcs) {
-      const settings = parseFieldSettings('calc', { ...f.settings, ...f.data_settings }) as CalcSettings;
+      const settings = parseFieldSettings('calc', f.settings, f.data_settings);
       const result = computeCalc(settings, lookup);
       values[String(f.id)] = result.ok ? result.value : null;
     }

@@ -1,4 +1,3 @@
-import { parseFieldSettings } from '@dossierbase/core';
 import type { VisibleItem } from '../../policy/display-item';
 
 // The display items a dossier form or detail page works with, and what every step asks of one.
@@ -9,12 +8,6 @@ export const DETAIL_VIEWS = ['edit', 'show', 'show/edit'];
 /** The name a change log entry gives the item. */
 export const itemName = (v: VisibleItem) =>
   v.item.translations[0]?.name || v.dataField?.name || v.link?.name || String(v.item.id);
-
-export const fieldSettings = (v: VisibleItem) =>
-  parseFieldSettings(v.field?.type ?? 'text', {
-    ...(v.field?.settings ?? {}),
-    ...(v.dataField?.settings ?? {}),
-  });
 
 /** Display item id (as the request keys it) -> item. */
 export const itemMap = (items: VisibleItem[]) => new Map(items.map((v) => [String(v.item.id), v]));

@@ -1,10 +1,13 @@
 import {
   DOSSIER_MESSAGES,
   type FieldContext,
+  fieldSettingsOf,
   getFieldType,
+  isServerComputed,
   LINK_MESSAGES,
   type ListOptionRef,
   parseFieldSettings,
+  valueRefsOf,
 } from '@dossierbase/core';
 import type { Db } from '../../db/database';
 import { type VisibleItem, visibleListOptions } from '../../policy/display-item';
@@ -12,8 +15,6 @@ import type { EntityScope } from '../../policy/entity';
 import type { EnvironmentAccess } from '../../policy/environment';
 import { sanitiseStoredRichText } from '../../sanitise/rich-text';
 import { fileValueProblem } from '../file/service';
-import { SERVER_TYPES } from './computed-values';
-import { fieldSettings } from './items';
 
 // Submitted values (keyed by display item id) to stored values (keyed by data-field id) and the linked
 // dossier ids of link items, each checked by its field type; one error per item that is refused.
@@ -92,23 +93,24 @@ export async function normaliseValues(
       continue;
     }
     const type = v.field.type;
-    if (SERVER_TYPES.has(type)) continue;
+    if (isServerComputed(type)) continue;
     const ctx: FieldContext = { ...ctxBase };
-    if (type === 'list' || type === 'tree') {
+    if (valueRefsOf(type) === 'options') {
       // An option restricted from the user's roles that is already selected stays allowed.
       const current = stored[String(v.dataField.id)];
       const kept = (Array.isArray(current) ? current : [current]).filter((id) => typeof id === 'number');
       ctx.options = [...(await listOptions(db, scope.access, v.field.id)), ...kept.map((id) => ({ id }))];
     }
-    if (type === 'user') ctx.users = await environmentUsers(db, scope.access.environment.id);
-    const result = getFieldType(type).normalise(raw, fieldSettings(v), ctx);
+    if (valueRefsOf(type) === 'users') ctx.users = await environmentUsers(db, scope.access.environment.id);
+    const settings = fieldSettingsOf(v);
+    const result = getFieldType(type).normalise(raw, settings, ctx);
     if (!result.ok) {
       out.errors[key] = result.message;
       continue;
     }
     let value = result.value;
     if (type === 'file' && value !== null) {
-      const problem = await fileValueProblem(db, scope.access.environment.id, value, fieldSettings(v));
+      const problem = await fileValueProblem(db, scope.access.environment.id, value, settings);
       if (problem) {
         out.errors[key] = problem;
         continue;

@@ -1,4 +1,4 @@
-import type { DisplayItem, Dossier, DossierDetail } from '@dossierbase/core';
+import { type DisplayItem, type Dossier, type DossierDetail, valueRefsOf } from '@dossierbase/core';
 import type { Db } from '../../db/database';
 import { configCached } from '../../policy/config-cache';
 import { type VisibleItem, visibleListOptions } from '../../policy/display-item';
@@ -27,7 +27,7 @@ export function presentItems(
   const key = `presented-items:${items.map((v) => v.item.id).join(',')}`;
   return configCached(access, key, async () => {
     const optionFieldIds = items.flatMap((v) =>
-      v.field && OPTION_TYPES.has(v.field.type) ? [v.field.id] : [],
+      v.field && valueRefsOf(v.field.type) === 'options' ? [v.field.id] : [],
     );
     const [presented, options] = await Promise.all([
       presentDisplayItems(
@@ -39,7 +39,7 @@ export function presentItems(
     const visible = options.map(presentListOption);
     return (await withChildAbilities(db, access, presented)).map((item) => {
       const dataField = item.def_dossier_def_field;
-      if (!dataField || !OPTION_TYPES.has(dataField.def_field.type)) return item;
+      if (!dataField || valueRefsOf(dataField.def_field.type) !== 'options') return item;
       const def_field_lists = visible.filter((option) => option.def_field_id === dataField.def_field.id);
       return {
         ...item,
@@ -48,8 +48,6 @@ export function presentItems(
     });
   });
 }
-
-const OPTION_TYPES = new Set(['list', 'tree']);
 
 export async function presentDetail(
   db: Db,

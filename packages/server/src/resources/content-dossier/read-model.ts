@@ -1,4 +1,11 @@
-import type { PermissionAction } from '@dossierbase/core';
+import {
+  dossierColumnValue,
+  fieldSettingsOf,
+  fieldTypeOf,
+  getFieldType,
+  isFieldTypeName,
+  type PermissionAction,
+} from '@dossierbase/core';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { ContentDossierTable, DefDossierTable, UserRow } from '../../db/schema';
@@ -10,7 +17,7 @@ import { type EntityScope, openEntityScope } from '../../policy/entity';
 import type { EnvironmentAccess } from '../../policy/environment';
 import { readerSummaryKeys } from '../../policy/summary';
 import { visibleSummary } from '../../query/visible-summary';
-import { DETAIL_VIEWS, fieldSettings } from './items';
+import { DETAIL_VIEWS } from './items';
 import { linkedIds } from './links';
 
 // Reading dossiers: one dossier with the user's scope on its entity, its content as a detail page shows
@@ -48,14 +55,10 @@ export async function detailItems(db: Db, scope: EntityScope, displayPosition?: 
   return items.filter((v) => v.item.display_position_id === displayPosition);
 }
 
-/** systemdate / systemuser fields read the dossier's own dates and users. */
-function systemValue(dossier: DossierRow, type: string, settings: unknown) {
-  const key = (settings as { dossier_data?: string }).dossier_data;
-  if (type === 'systemdate') {
-    const date = key === 'modified_at' ? dossier.modified_at : dossier.created_at;
-    return new Date(date).toISOString();
-  }
-  return (key === 'modified_by' ? dossier.modified_by : dossier.created_by) ?? null;
+/** Where a field item's value lives: the type's source with the item's settings (as the list reads it). */
+function valueSourceOf(v: VisibleItem) {
+  const type = fieldTypeOf(v);
+  return type && isFieldTypeName(type) ? getFieldType(type).source(fieldSettingsOf(v)) : null;
 }
 
 /**
@@ -72,8 +75,9 @@ export async function dossierContent(
   const summaryKeys = await readerSummaryKeys(db, access);
   const content: Record<string, unknown> = {};
   for (const v of items) {
-    if (v.dataField && (v.field?.type === 'systemdate' || v.field?.type === 'systemuser'))
-      content[String(v.item.id)] = systemValue(dossier, v.field.type, fieldSettings(v));
+    const source = v.dataField ? valueSourceOf(v) : null;
+    // systemdate / systemuser fields read the dossier's own dates and users
+    if (source?.from === 'column') content[String(v.item.id)] = dossierColumnValue(dossier, source.column);
     else if (v.dataField) content[String(v.item.id)] = values[String(v.dataField.id)] ?? null;
     else if (v.link) {
       const ids = await linkedIds(db, dossier.environment_id, Number(dossier.id), v.link);

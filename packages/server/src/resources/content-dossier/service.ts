@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { DOSSIER_MESSAGES } from '@dossierbase/core';
+import { DOSSIER_MESSAGES, fieldSettingsOf, valueRefsOf } from '@dossierbase/core';
 import type { Db } from '../../db/database';
 import { badRequest } from '../../http-errors';
 import { type LinkRow, visibleItems } from '../../policy/display-item';
@@ -15,7 +15,7 @@ import type { EntityScope } from '../../policy/entity';
 import { checkDuplicates, checkRequired } from './checks';
 import { computeServerValues } from './computed-values';
 import { createdChanges, updatedChanges, writeLog } from './dossier-log';
-import { EDIT_VIEWS, fieldSettings, itemMap } from './items';
+import { EDIT_VIEWS, itemMap } from './items';
 import { appendLink, childrenThrough, embeddedParent, linkedIds, writeLinks } from './links';
 import { normaliseValues } from './normalise';
 import type { DossierRow } from './read-model';
@@ -246,10 +246,9 @@ export async function deleteDossier(db: Db, scope: EntityScope, dossier: Dossier
 async function listItem(db: Db, scope: EntityScope, displayItemId: number) {
   const items = await visibleItems(db, scope.access, scope.entity.id, EDIT_VIEWS);
   const v = items.find((i) => i.item.id === displayItemId);
-  if (!v?.dataField || (v.field?.type !== 'list' && v.field?.type !== 'tree'))
+  if (!v?.dataField || valueRefsOf(v.field?.type) !== 'options')
     throw badRequest({ [String(displayItemId)]: DOSSIER_MESSAGES.unknownItem });
-  const settings = fieldSettings(v) as { multiple?: boolean };
-  return { v, multiple: settings.multiple === true };
+  return { v, multiple: fieldSettingsOf(v).multiple === true };
 }
 
 /** POST set / add and DELETE remove of list options on one list item; written as an update. */
