@@ -1,4 +1,10 @@
-import { type FieldContext, getFieldType, isEmptyFieldValue, parseFieldSettings } from '@dossierbase/core';
+import {
+  type FieldContext,
+  getFieldType,
+  isEmptyFieldValue,
+  parseFieldSettings,
+  valueRefsOf,
+} from '@dossierbase/core';
 import type { Db } from '../../db/database';
 import { configCached } from '../../policy/config-cache';
 import type { EnvironmentAccess } from '../../policy/environment';
@@ -23,7 +29,7 @@ export interface SummaryConfig {
     dataFieldId: number;
     restricted: boolean;
     type: string;
-    settings: unknown;
+    settings: Record<string, unknown>;
     ctx: FieldContext;
   }[];
   variants: ReturnType<typeof summaryVariants>;
@@ -79,7 +85,7 @@ export async function loadSummaryConfig(
       ? { items: [fallback], variants: [], fallback: fallback.dataFieldId }
       : { items: [], variants: [] };
   }
-  const optionFields = rows.filter((r) => r.type === 'list' || r.type === 'tree').map((r) => r.field_id);
+  const optionFields = rows.filter((r) => valueRefsOf(r.type) === 'options').map((r) => r.field_id);
   const options = optionFields.length
     ? await db
         .selectFrom('def_field_list')
@@ -94,7 +100,7 @@ export async function loadSummaryConfig(
       dataFieldId: row.id,
       restricted: isRoleRestricted(row),
       type: row.type,
-      settings: parseFieldSettings(row.type, { ...row.settings, ...row.data_settings }),
+      settings: parseFieldSettings(row.type, row.settings, row.data_settings),
       ctx: optionFields.includes(row.field_id)
         ? {
             options: options
@@ -146,7 +152,7 @@ async function summaryFallbackField(
       dataFieldId: id,
       restricted: false,
       type: 'text',
-      settings: parseFieldSettings('text', { ...placed.settings, ...placed.data_settings }),
+      settings: parseFieldSettings('text', placed.settings, placed.data_settings),
       ctx: {},
     };
   }
@@ -172,9 +178,7 @@ export function computeSummary(config: SummaryConfig, values: Record<string, unk
   for (const item of config.items) {
     const value = values[String(item.dataFieldId)];
     if (isEmptyFieldValue(value)) continue;
-    const text = getFieldType(item.type)
-      .format(value, item.settings as never, 'nl', item.ctx)
-      .trim();
+    const text = getFieldType(item.type).format(value, item.settings, 'nl', item.ctx).trim();
     if (text) parts.push({ itemId: item.itemId, restricted: item.restricted, text });
   }
   const join = (kept: typeof parts) =>
