@@ -4,6 +4,7 @@ import {
   ENTITY_MESSAGES,
   type ListOption,
   type Pager,
+  valueRefsOf,
 } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { z } from 'zod';
@@ -13,7 +14,6 @@ import { badRequest } from '../../http-errors';
 import { sanitiseTranslationTexts as sanitiseTranslations } from '../../sanitise/information-text';
 import { checkRoleIds, DUPLICATE_UUID, isUniqueViolation, type RankChange } from '../def-dossier/service';
 import type { DefFieldRow, ListOptionRow } from '../def-field/present';
-import { LIST_TYPES } from '../def-field/service';
 import { escapeLike } from '../environment/service';
 
 export const LIST_OPTION_MESSAGES = {
@@ -30,7 +30,7 @@ export async function listFieldOf(db: Db, environmentId: number, defFieldId: num
     .where('environment_id', '=', environmentId)
     .executeTakeFirst();
   if (!field) throw badRequest({ defField: LIST_OPTION_MESSAGES.unknownField });
-  if (!LIST_TYPES.includes(field.type)) throw badRequest({ defField: LIST_OPTION_MESSAGES.notAList });
+  if (valueRefsOf(field.type) !== 'options') throw badRequest({ defField: LIST_OPTION_MESSAGES.notAList });
   return field;
 }
 

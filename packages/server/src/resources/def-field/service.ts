@@ -3,8 +3,6 @@ import {
   type defFieldCreateSchema,
   type defFieldPatchSchema,
   ENTITY_MESSAGES,
-  FIELD_TYPE_NAMES,
-  fieldTypes,
   type Pager,
   parseFieldSettings,
   validateFieldSettings,
@@ -17,11 +15,6 @@ import { badRequest } from '../../http-errors';
 import { DUPLICATE_UUID, isUniqueViolation } from '../def-dossier/service';
 import { escapeLike } from '../environment/service';
 import { type DefFieldRow, defFieldUsage } from './present';
-
-/** Types that hold list options (list, tree): core's refersTo, for def-field-list. */
-export const LIST_TYPES: readonly string[] = FIELD_TYPE_NAMES.filter(
-  (name) => fieldTypes[name].refersTo === 'options',
-);
 
 export async function listDefFields(
   db: Db,

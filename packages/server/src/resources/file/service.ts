@@ -4,8 +4,8 @@ import {
   FILE_MESSAGES,
   type FileBody,
   type FileUpload,
-  fileField,
   isFileTypeAllowed,
+  parseFieldSettings,
 } from '@dossierbase/core';
 import { fileTypeFromFile } from 'file-type';
 import { sql } from 'kysely';
@@ -148,6 +148,6 @@ export async function fileValueProblem(
     .where('id', 'in', ids)
     .execute();
   if (rows.length !== new Set(ids).size) return FILE_MESSAGES.invalid;
-  const fileSettings = fileField.settingsSchema.parse(settings ?? {});
+  const fileSettings = parseFieldSettings('file', settings);
   return rows.every((row) => isFileTypeAllowed(row.mime, fileSettings)) ? null : FILE_MESSAGES.type;
 }

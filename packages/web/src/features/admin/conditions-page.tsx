@@ -4,6 +4,7 @@ import {
   type ConditionRule,
   conditionsSchema,
   type DisplayItem,
+  parseConditions,
   valueRefsOf,
 } from '@dossierbase/core';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -111,8 +112,7 @@ function Conditions() {
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset when the entity (re)loads
   useEffect(() => {
-    const stored = conditionsSchema.safeParse(entity?.settings?.conditions ?? []);
-    form.reset({ conditions: stored.success ? stored.data : [] });
+    form.reset({ conditions: parseConditions(entity?.settings?.conditions) });
   }, [entity]);
 
   const items = allItems.filter((item) => (DESIGNER_VIEWS as readonly string[]).includes(item.view));

@@ -1,4 +1,4 @@
-import type { DefDossierDefField } from '@dossierbase/core';
+import { type DefDossierDefField, valueRefsOf } from '@dossierbase/core';
 
 type Settings = Record<string, unknown>;
 
@@ -67,7 +67,6 @@ export const ADDRESS_ITEM_KEYS = [
 ] as const;
 
 const DATE_TYPES = ['date', 'systemdate'];
-const USER_TYPES = ['user', 'systemuser'];
 
 /** Data fields a setting may point to, by the type of their base field. */
 export function fieldsFor(source: Source, fields: readonly DefDossierDefField[]): DefDossierDefField[] {
@@ -80,7 +79,7 @@ export function fieldsFor(source: Source, fields: readonly DefDossierDefField[])
     case 'amount':
       return fields.filter((field) => ['amount', 'calc'].includes(type(field)));
     case 'user':
-      return fields.filter((field) => USER_TYPES.includes(type(field)));
+      return fields.filter((field) => valueRefsOf(type(field)) === 'users');
     default:
       return [...fields];
   }

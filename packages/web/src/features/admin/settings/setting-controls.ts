@@ -1,5 +1,4 @@
 import { getFieldType, isFieldTypeName, parseFieldSettings } from '@dossierbase/core';
-import type { z } from 'zod';
 
 // Which control each field setting gets in the admin editors. Simple settings are read from the
 // type's settings schema (a flag is a switch, a number a number box, an enum a select); settings that
@@ -129,7 +128,7 @@ export interface SettingShape {
 /** The settings of a field type in schema order, each with its control and default. */
 export function settingsShape(type: string): SettingShape[] {
   if (!isFieldTypeName(type)) return [];
-  const schema = getFieldType(type).settingsSchema as z.ZodObject;
+  const schema = getFieldType(type).settingsSchema;
   const defaults: Record<string, unknown> = parseFieldSettings(type);
   return Object.entries(schema.shape).map(([key, field]) => ({
     key,
