@@ -2,8 +2,11 @@ import { z } from 'zod';
 import { entityAbilitiesSchema } from './abilities';
 import { pagedSchema, resultsSchema } from './common';
 import {
+  ARCHIVE_CASCADE_RULES,
+  CASCADE_RULES,
   DEF_DOSSIER_TYPES,
   type DefDossier,
+  type DefDossierLink,
   type DefField,
   DISPLAY_POSITION_TYPES,
   type DisplayCustomView,
@@ -11,6 +14,7 @@ import {
   type EntityAnswer,
   type EntityPermission,
   type EntityPermissionsAnswer,
+  LINK_TYPES,
   type ListOption,
   PERMISSION_ACTIONS,
 } from './entity';
@@ -116,3 +120,22 @@ export const entityPermissionSchema = z.object({
   actions: z.array(z.enum(PERMISSION_ACTIONS)),
 }) satisfies z.ZodType<EntityPermission>;
 export const entityPermissionsSchema = resultsSchema(entityPermissionSchema);
+
+export const defDossierLinkSchema = z.object({
+  id: z.number(),
+  uuid: z.string(),
+  environment_id: z.number(),
+  def_dossier_id: z.number(),
+  child_def_dossier_id: z.number(),
+  back_link_id: z.number().nullable(),
+  name: z.string(),
+  type_of_link: z.enum(LINK_TYPES),
+  cascade_rule: z.enum(CASCADE_RULES),
+  archive_cascade_rule: z.enum(ARCHIVE_CASCADE_RULES),
+  obligatory: z.boolean(),
+  locked: z.boolean(),
+  disable_backlink: z.boolean(),
+  settings,
+  child_abilities: entityAbilitiesSchema.optional(),
+}) satisfies z.ZodType<DefDossierLink>;
+export const defDossierLinkPageSchema = pagedSchema(defDossierLinkSchema);

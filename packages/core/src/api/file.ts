@@ -22,10 +22,11 @@ export const fileUploadSchema = z.object({
 });
 export type FileUpload = z.input<typeof fileUploadSchema>;
 
-export interface FileBody {
-  id: number;
-  filename: string;
-  description: string;
-  mime: string;
-  size: number;
-}
+export const fileBodySchema = z.object({
+  id: z.number(),
+  filename: z.string(),
+  description: z.string(),
+  mime: z.string(),
+  size: z.number(),
+});
+export type FileBody = z.infer<typeof fileBodySchema>;

@@ -1,10 +1,14 @@
 import {
   defDossierLinkBacklinkSchema,
   defDossierLinkCreateSchema,
+  defDossierLinkPageSchema,
   defDossierLinkPatchSchema,
+  defDossierLinkSchema,
+  noContentSchema,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { currentUser } from '../../auth/current-user';
+import { answers } from '../../http-errors';
 import { openConfigList } from '../../policy/configuration';
 import { requireEnvironmentAdmin } from '../../policy/environment';
 import { configListQuerySchema, idParams, optionalId } from '../def-dossier-def-field/shared';
@@ -22,7 +26,10 @@ export const defDossierLinkRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/defdossierlink',
-    { config: { access: 'environmentAdmin' }, schema: { querystring: listQuery, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { response: answers({ 200: defDossierLinkPageSchema }), querystring: listQuery, tags },
+    },
     async (request) => {
       const user = await currentUser(request);
       const scope = await openConfigList(db, user, request.query);
@@ -33,7 +40,10 @@ export const defDossierLinkRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/defdossierlink/:id',
-    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { response: answers({ 200: defDossierLinkSchema }), params: idParams, tags },
+    },
     async (request) => {
       const user = await currentUser(request);
       const row = await findLink(db, request.params.id);
@@ -44,7 +54,10 @@ export const defDossierLinkRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/defdossierlink',
-    { config: { access: 'environmentAdmin' }, schema: { body: defDossierLinkCreateSchema, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { response: answers({ 201: defDossierLinkSchema }), body: defDossierLinkCreateSchema, tags },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.body.environment);
@@ -54,7 +67,10 @@ export const defDossierLinkRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.patch(
     '/defdossierlink/backlink',
-    { config: { access: 'environmentAdmin' }, schema: { body: defDossierLinkBacklinkSchema, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { response: answers({ 200: defDossierLinkSchema }), body: defDossierLinkBacklinkSchema, tags },
+    },
     async (request) => {
       const user = await currentUser(request);
       await requireEnvironmentAdmin(db, user, request.body.environment);
@@ -66,7 +82,12 @@ export const defDossierLinkRoutes: FastifyPluginAsyncZod = async (app) => {
     '/defdossierlink/:id',
     {
       config: { access: 'environmentAdmin' },
-      schema: { params: idParams, body: defDossierLinkPatchSchema, tags },
+      schema: {
+        response: answers({ 200: defDossierLinkSchema }),
+        params: idParams,
+        body: defDossierLinkPatchSchema,
+        tags,
+      },
     },
     async (request) => {
       const user = await currentUser(request);
@@ -78,7 +99,10 @@ export const defDossierLinkRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/defdossierlink/:id',
-    { config: { access: 'environmentAdmin' }, schema: { params: idParams, tags } },
+    {
+      config: { access: 'environmentAdmin' },
+      schema: { response: answers({ 204: noContentSchema }), params: idParams, tags },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       const row = await findLink(db, request.params.id);

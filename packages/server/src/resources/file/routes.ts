@@ -1,12 +1,12 @@
 import { mkdir } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
-import { fileUploadSchema, idParamSchema, UPLOAD_MESSAGES } from '@dossierbase/core';
+import { fileBodySchema, fileUploadSchema, idParamSchema, UPLOAD_MESSAGES } from '@dossierbase/core';
 import { create as contentDisposition } from 'content-disposition';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
-import { badRequest } from '../../http-errors';
+import { answers, badRequest, bytesAnswer } from '../../http-errors';
 import { fileContent, isInlineType, openFile, presentFile, uploadFile } from './service';
 import { discardReceivedFile, readUploadBody, receivedFile, removeStaleUploads } from './upload-body';
 import { UploadSlots } from './upload-slots';
@@ -34,7 +34,7 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/file',
     {
-      schema: { body: fileUploadSchema, tags: ['file'] },
+      schema: { body: fileUploadSchema, tags: ['file'], response: answers({ 201: fileBodySchema }) },
       // Bounded by readUploadBody and the slots, not by the general body budget.
       config: { access: 'signedIn', streamsBody: true },
       // Before a byte of the body is read: who is uploading, and is there room for one more upload?
@@ -63,7 +63,10 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/file/:id',
-    { config: { access: 'signedIn' }, schema: { params: idParams, tags: ['file'] } },
+    {
+      config: { access: 'signedIn' },
+      schema: { params: idParams, tags: ['file'], response: answers({ 200: fileBodySchema }) },
+    },
     async (request) => {
       const user = await currentUser(request);
       return presentFile(await openFile(db, user, request.params.id));
@@ -72,7 +75,10 @@ export const fileRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/file/:id/download',
-    { config: { access: 'signedIn' }, schema: { params: idParams, tags: ['file'] } },
+    {
+      config: { access: 'signedIn' },
+      schema: { params: idParams, tags: ['file'], response: answers({ 200: bytesAnswer }) },
+    },
     async (request, reply) => {
       const user = await currentUser(request);
       const file = await openFile(db, user, request.params.id);
