@@ -265,6 +265,9 @@ export const defDossierDefFieldCreateSchema = z.object({
   name: required(),
   obligatory: z.boolean().default(false),
   locked: z.boolean().default(false),
+  /** who sees the field, in every view; a display item may narrow it for its view */
+  roles: z.array(idSchema).max(1000).default([]),
+  permissions_type: z.enum(PERMISSION_TYPES).default('EXCLUDE_SELECTED_ROLES'),
   settings,
 });
 export const defDossierDefFieldUpdateSchema = patchSchema(
@@ -279,6 +282,9 @@ export interface DefDossierDefField {
   name: string;
   obligatory: boolean;
   locked: boolean;
+  /** who sees the field, in every view (INCLUDE: only these roles; EXCLUDE: all but these) */
+  roles: number[];
+  permissions_type: (typeof PERMISSION_TYPES)[number];
   settings: Record<string, unknown>;
   def_field: {
     id: number;

@@ -175,6 +175,9 @@ export interface DefDossierDefFieldTable {
   obligatory: Generated<boolean>;
   locked: Generated<boolean>;
   settings: Json<Record<string, unknown>>;
+  /** role visibility of the field in every view (policy/field-visibility.ts); items narrow it */
+  roles: ColumnType<number[], number[] | undefined, number[]>;
+  permissions_type: Generated<'EXCLUDE_SELECTED_ROLES' | 'INCLUDE_SELECTED_ROLES'>;
 }
 
 export interface DefDossierLinkTable {

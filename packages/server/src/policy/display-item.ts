@@ -12,6 +12,7 @@ import { entityAbilities } from './abilities';
 import { configCached } from './config-cache';
 import { entityInEnvironment, entityPermissions } from './entity';
 import { type EnvironmentAccess, isEnvironmentAdmin } from './environment';
+import { admitsRoleIds, admitsUser, type RoleRule } from './field-visibility';
 
 export type DisplayItemRow = Selectable<DisplayItemTable>;
 export type DataFieldRow = Selectable<DefDossierDefFieldTable>;
@@ -30,19 +31,12 @@ export interface VisibleItem {
   link: LinkRow | null;
 }
 
-type ItemRoles = Pick<DisplayItemRow, 'roles' | 'permissions_type'>;
+/** Role visibility of one item by its own roles (spec 2 section 5, "Visibility by role"); admins bypass. */
+export const itemVisibleForRoles = (access: EnvironmentAccess, item: RoleRule) => admitsUser(access, item);
 
-/** Role visibility of one item (spec 2 section 5, "Visibility by role"); admins bypass. */
-export function itemVisibleForRoles(access: EnvironmentAccess, item: ItemRoles): boolean {
-  if (isEnvironmentAdmin(access)) return true;
-  return itemVisibleToRoleIds(new Set(access.membership?.role_ids ?? []), item);
-}
-
-/** Role visibility of one item for a member holding these roles (not an environment admin). */
-export function itemVisibleToRoleIds(roleIds: ReadonlySet<number>, item: ItemRoles): boolean {
-  const matches = item.roles.some((role) => roleIds.has(role));
-  return item.permissions_type === 'INCLUDE_SELECTED_ROLES' ? matches : !matches;
-}
+/** Role visibility of one item by its own roles, for a member holding these roles (not an admin). */
+export const itemVisibleToRoleIds = (roleIds: ReadonlySet<number>, item: RoleRule) =>
+  admitsRoleIds(roleIds, item);
 
 /** Role restriction of a list option: hidden from users holding one of its roles; admins bypass. */
 export function listOptionVisible(
@@ -79,8 +73,9 @@ export function visibleListOptions(
 }
 
 /**
- * The display items of the entity in the given views that the user may see: role visibility per
- * item, and for link items 'show' permission on the link's child entity. Hidden items never leave
+ * The display items of the entity in the given views that the user may see: role visibility of the
+ * data field (in every view) and of the item, and for link items 'show' permission on the link's
+ * child entity. Hidden items never leave
  * the server and may not be written. Ordered by position rank, item rank, col, id.
  */
 export function visibleItems(
@@ -139,6 +134,7 @@ async function readVisibleItems(
   for (const item of roleVisible) {
     const dataField =
       item.def_dossier_def_field_id === null ? null : (dataById.get(item.def_dossier_def_field_id) ?? null);
+    if (dataField && !admitsUser(access, dataField)) continue;
     const link = item.def_dossier_link_id === null ? null : (linkById.get(item.def_dossier_link_id) ?? null);
     if (link && !childAbilities.get(linkChildEntity(link))?.canShow) continue;
     const field = dataField ? (baseById.get(dataField.def_field_id) ?? null) : null;

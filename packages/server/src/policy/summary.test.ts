@@ -50,4 +50,28 @@ describe('summary variants', () => {
     expect(readerSummaryKey(member([100, 101]), items)).toBe('1,2,3,4,5,6,7,8,9|');
     expect(readerSummaryKey(member(items.map((_, i) => 100 + i)), items)).toBeNull();
   });
+
+  test("a data field's roles restrict its summary items like the items' own", () => {
+    // 2 is open as an item, but its field is only for role 10; 3 is for role 11 by the item
+    const hiddenField = {
+      ...open(2),
+      field: { roles: [10], permissions_type: 'INCLUDE_SELECTED_ROLES' as const },
+    };
+    const items = [open(1), hiddenField, item(3, [11])];
+    expect(
+      summaryVariants(items)
+        .map((v) => v.key)
+        .sort(),
+    ).toEqual(['2,3|', '2,3|2', '2,3|3'].sort());
+    expect(readerSummaryKey(member([]), items)).toBe('2,3|');
+    expect(readerSummaryKey(member([10]), items)).toBe('2,3|2');
+    expect(readerSummaryKey(member([11]), items)).toBe('2,3|3');
+    expect(readerSummaryKey(member([10, 11]), items)).toBeNull();
+    // an item for role 10 does not widen a field hidden from it
+    const narrowed = [
+      { ...item(4, [10]), field: { roles: [10], permissions_type: 'EXCLUDE_SELECTED_ROLES' as const } },
+    ];
+    expect(readerSummaryKey(member([10]), narrowed)).toBe('4|');
+    expect(readerSummaryKey(member([12]), narrowed)).toBe('4|');
+  });
 });

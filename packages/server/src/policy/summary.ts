@@ -1,7 +1,8 @@
 import type { Db } from '../db/database';
 import { configCached } from './config-cache';
-import { type DisplayItemRow, itemVisibleForRoles, itemVisibleToRoleIds } from './display-item';
+import type { DisplayItemRow } from './display-item';
 import { type EnvironmentAccess, isEnvironmentAdmin } from './environment';
+import { allAdmitRoleIds, isRestricted, itemRules, type RoleRule } from './field-visibility';
 
 // Which summary a reader gets. A dossier's summary joins the values of its entity's 'summary' view
 // items; an item restricted to roles may only reach readers who may see it (spec 2 section 5,
@@ -10,12 +11,19 @@ import { type EnvironmentAccess, isEnvironmentAdmin } from './environment';
 // summaryVariantKey. Readers who see every summary item (and environment admins) read `summary`;
 // every other reader reads the variant of their class. Every presenter and query asks here.
 
-/** What decides who sees a summary item. */
-export type SummaryItemRule = Pick<DisplayItemRow, 'id' | 'roles' | 'permissions_type'>;
+/** What decides who sees a summary item: its own roles and those of its data field (`field`). */
+export type SummaryItemRule = Pick<DisplayItemRow, 'id' | 'roles' | 'permissions_type'> & {
+  field?: RoleRule;
+};
 
-/** Hidden from someone: only for the selected roles, or not for some roles. */
-export const isRoleRestricted = (item: Pick<DisplayItemRow, 'roles' | 'permissions_type'>) =>
-  item.permissions_type === 'INCLUDE_SELECTED_ROLES' || item.roles.length > 0;
+/** The item's rules: its field's, which hold in every view, and its own. */
+const rulesOf = (item: RoleRule & { field?: RoleRule }) => itemRules(item, item.field ?? null);
+
+/** Hidden from someone, by the item's own roles or its field's. */
+export const isRoleRestricted = (item: RoleRule & { field?: RoleRule }) => rulesOf(item).some(isRestricted);
+
+const visibleToRoleIds = (roleIds: ReadonlySet<number>, item: SummaryItemRule) =>
+  allAdmitRoleIds(roleIds, rulesOf(item));
 
 /** Past this many roles or classes, a reader who sees part of the restricted items gets the public class. */
 const MAX_ROLES = 8;
@@ -37,7 +45,7 @@ const restrictedIds = (items: readonly SummaryItemRule[]) =>
 
 const visibleFor = (roleIds: readonly number[], items: readonly SummaryItemRule[]) => {
   const roles = new Set(roleIds);
-  return restrictedIds(items.filter((item) => itemVisibleToRoleIds(roles, item)));
+  return restrictedIds(items.filter((item) => visibleToRoleIds(roles, item)));
 };
 
 /**
@@ -50,7 +58,9 @@ export function summaryVariants(items: readonly SummaryItemRule[]): { key: strin
   if (restricted.length === 0) return [];
   const restrictedItems = items.filter(isRoleRestricted);
   const classes = new Map<string, number[]>([['', []]]);
-  const roles = [...new Set(restrictedItems.flatMap((item) => item.roles))].sort((a, b) => a - b);
+  const roles = [
+    ...new Set(restrictedItems.flatMap((item) => rulesOf(item).flatMap((rule) => rule.roles))),
+  ].sort((a, b) => a - b);
   if (roles.length <= MAX_ROLES) {
     for (let mask = 0; mask < 1 << roles.length; mask++) {
       const held = roles.filter((_, bit) => mask & (1 << bit));
@@ -69,7 +79,8 @@ export function readerSummaryKey(
 ): string | null {
   if (isEnvironmentAdmin(access)) return null;
   const restricted = restrictedIds(items);
-  const visible = restrictedIds(items.filter((item) => itemVisibleForRoles(access, item)));
+  const roleIds = new Set(access.membership?.role_ids ?? []);
+  const visible = restrictedIds(items.filter((item) => visibleToRoleIds(roleIds, item)));
   if (visible.length === restricted.length) return null;
   const key = summaryVariantKey(restricted, visible);
   const stored = summaryVariants(items).some((variant) => variant.key === key);
@@ -92,13 +103,22 @@ export function readerSummaryKeys(db: Db, access: EnvironmentAccess): Promise<Su
     const rows = await db
       .selectFrom('display_item as i')
       .innerJoin('def_dossier_def_field as d', 'd.id', 'i.def_dossier_def_field_id')
-      .select(['i.id', 'i.def_dossier_id', 'i.roles', 'i.permissions_type'])
+      .select([
+        'i.id',
+        'i.def_dossier_id',
+        'i.roles',
+        'i.permissions_type',
+        'd.roles as field_roles',
+        'd.permissions_type as field_permissions_type',
+      ])
       .where('i.environment_id', '=', access.environment.id)
       .where('i.view', '=', 'summary')
       .execute();
     const byEntity = new Map<number, SummaryItemRule[]>();
-    for (const row of rows)
-      byEntity.set(row.def_dossier_id, [...(byEntity.get(row.def_dossier_id) ?? []), row]);
+    for (const row of rows) {
+      const field = { roles: row.field_roles, permissions_type: row.field_permissions_type };
+      byEntity.set(row.def_dossier_id, [...(byEntity.get(row.def_dossier_id) ?? []), { ...row, field }]);
+    }
     const keys = new Map<number, string>();
     for (const [entityId, items] of byEntity) {
       const key = readerSummaryKey(access, items);

@@ -54,6 +54,8 @@ function item(
       name: 'Field name',
       obligatory: true,
       locked: false,
+      roles: [],
+      permissions_type: 'EXCLUDE_SELECTED_ROLES',
       settings: {},
       def_field: { id: 3, uuid: 'w', name: 'f', type, settings },
     },

@@ -14,6 +14,7 @@ import * as summaryTextsStatistics from './2026-11-24T1010-summary-texts-statist
 import * as summaryVariantsTextIndex from './2026-11-24T1020-summary-variants-text-index';
 import * as exportHtmlPermission from './2026-11-25T1300-export-html-permission';
 import * as summaryRefresh from './2026-11-25T1400-summary-refresh';
+import * as fieldRoleVisibility from './2026-11-25T1410-field-role-visibility';
 
 // Listed by hand so the migrator needs no file-system scan. Kysely runs them in name order,
 // so every name starts with its UTC date and time.
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24T1020-summary-variants-text-index': summaryVariantsTextIndex,
   '2026-11-25T1300-export-html-permission': exportHtmlPermission,
   '2026-11-25T1400-summary-refresh': summaryRefresh,
+  '2026-11-25T1410-field-role-visibility': fieldRoleVisibility,
 };

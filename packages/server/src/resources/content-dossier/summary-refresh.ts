@@ -204,9 +204,9 @@ export async function summaryRefreshesIdle(db: Db): Promise<void> {
 }
 
 /**
- * Writes the variants of dossiers that have none while their entity has restricted summary items
- * (written before the variants existed): their readers who may not see every item are shown the id
- * meanwhile. Run in the background at start; a no-op once done.
+ * Writes the variants of dossiers that have none while their entity has restricted summary items (by
+ * their own roles or their field's; written before the variants existed): their readers who may not
+ * see every item are shown the id meanwhile. Run in the background at start; a no-op once done.
  */
 export async function writeMissingVariants(db: Db): Promise<void> {
   const entities = await db
@@ -219,6 +219,8 @@ export async function writeMissingVariants(db: Db): Promise<void> {
       eb.or([
         eb('i.permissions_type', '=', 'INCLUDE_SELECTED_ROLES'),
         sql<boolean>`cardinality(i.roles) > 0`,
+        eb('d.permissions_type', '=', 'INCLUDE_SELECTED_ROLES'),
+        sql<boolean>`cardinality(d.roles) > 0`,
       ]),
     )
     .execute();

@@ -66,6 +66,8 @@ export async function loadSummaryConfig(
       'i.roles',
       'i.permissions_type',
       'd.id',
+      'd.roles as field_roles',
+      'd.permissions_type as field_permissions_type',
       'd.settings as data_settings',
       'f.type',
       'f.settings',
@@ -78,7 +80,12 @@ export async function loadSummaryConfig(
     .orderBy('i.col')
     .orderBy('i.id')
     .execute();
-  const rows = all.filter((row) => row.item_id !== without.item);
+  const rows = all
+    .filter((row) => row.item_id !== without.item)
+    .map((row) => ({
+      ...row,
+      field: { roles: row.field_roles, permissions_type: row.field_permissions_type },
+    }));
   if (rows.length === 0) {
     const fallback = await summaryFallbackField(db, entity, without.field);
     return fallback
@@ -115,8 +122,9 @@ export async function loadSummaryConfig(
 
 /**
  * The field an entity without summary items is summarised by: its first text field (by data-field
- * id) that is placed in an edit view, and that no display item restricts to roles, so the summary is
- * the same for every reader (no variants). `without`: as if that field were not among them.
+ * id) that is placed in an edit view, and that neither its own roles nor a display item restrict, so
+ * the summary is the same for every reader (no variants). `without`: as if that field were not among
+ * them.
  */
 async function summaryFallbackField(
   db: Db,
@@ -135,6 +143,8 @@ async function summaryFallbackField(
       'i.view',
       'i.roles',
       'i.permissions_type',
+      'd.roles as field_roles',
+      'd.permissions_type as field_permissions_type',
     ])
     .where('d.environment_id', '=', entity.environment_id)
     .where('d.def_dossier_id', '=', entity.id)
@@ -146,7 +156,13 @@ async function summaryFallbackField(
     if (id === without) continue;
     const items = rows.filter((row) => row.id === id);
     const placed = items.find((row) => EDIT_VIEWS.includes(row.view));
-    if (!placed || items.some(isRoleRestricted)) continue;
+    const restricted = items.some((row) =>
+      isRoleRestricted({
+        ...row,
+        field: { roles: row.field_roles, permissions_type: row.field_permissions_type },
+      }),
+    );
+    if (!placed || restricted) continue;
     return {
       itemId: placed.item_id,
       dataFieldId: id,

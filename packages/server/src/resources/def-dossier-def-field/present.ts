@@ -24,6 +24,8 @@ export async function presentDataFields(db: Db, rows: DataFieldRow[]): Promise<D
       name: row.name,
       obligatory: row.obligatory,
       locked: row.locked,
+      roles: row.roles,
+      permissions_type: row.permissions_type,
       settings: row.settings,
       def_field: base
         ? { id: base.id, uuid: base.uuid, name: base.name, type: base.type, settings: base.settings }

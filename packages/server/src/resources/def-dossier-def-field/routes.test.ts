@@ -50,6 +50,8 @@ describe('/api/defdossierdeffield', () => {
       name: 'First_name_given_',
       obligatory: false,
       locked: false,
+      roles: [],
+      permissions_type: 'EXCLUDE_SELECTED_ROLES',
       settings: { size: 40 },
       def_field: { id: text.id, uuid: text.uuid, name: 'Text', type: 'text', settings: {} },
     });

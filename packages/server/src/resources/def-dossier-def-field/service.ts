@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
   type defDossierDefFieldCreateSchema,
   type defDossierDefFieldUpdateSchema,
@@ -13,6 +14,8 @@ import type { Db } from '../../db/database';
 import { paginate } from '../../db/paginate';
 import { badRequest, notFound } from '../../http-errors';
 import type { ConfigListScope } from '../../policy/configuration';
+import { isRestricted, type RoleRule } from '../../policy/field-visibility';
+import { type SummaryEffect, withSummaryUpdate } from '../content-dossier/summary-refresh';
 import { placedMessage, placementsOf } from '../display-item/placements';
 import type { DataFieldRow } from './present';
 import {
@@ -21,6 +24,7 @@ import {
   escapeLike,
   isUniqueViolation,
   NOT_IN_ENVIRONMENT,
+  rolesOfEnvironment,
   UUID_TAKEN,
 } from './shared';
 
@@ -106,6 +110,7 @@ export async function createDataField(db: Db, input: DataFieldCreate): Promise<D
   assertSettings(base.type, input.settings);
   const name = sanitiseFieldName(input.name);
   await assertNameFree(db, entity.id, name);
+  const roles = await rolesOfEnvironment(db, input.environment, input.roles);
   try {
     return await db
       .insertInto('def_dossier_def_field')
@@ -117,6 +122,8 @@ export async function createDataField(db: Db, input: DataFieldCreate): Promise<D
         name,
         obligatory: input.obligatory,
         locked: input.locked,
+        roles,
+        permissions_type: input.permissions_type,
         settings: input.settings,
       })
       .returningAll()
@@ -132,15 +139,19 @@ export async function updateDataField(
   input: DataFieldUpdate,
 ): Promise<DataFieldRow> {
   const name = input.name === undefined ? undefined : sanitiseFieldName(input.name);
+  const roles =
+    input.roles === undefined ? undefined : await rolesOfEnvironment(db, row.environment_id, input.roles);
   assertNotLocked(
     row.locked,
     {
       name: row.name,
       defField: row.def_field_id,
       obligatory: row.obligatory,
+      roles: row.roles,
+      permissions_type: row.permissions_type,
       settings: row.settings,
     },
-    { ...input, name },
+    { ...input, name, roles },
   );
   const current = await db
     .selectFrom('def_field')
@@ -164,19 +175,45 @@ export async function updateDataField(
     def_field_id: input.defField,
     obligatory: input.obligatory,
     locked: input.locked,
+    roles,
+    permissions_type: input.permissions_type,
     settings: input.settings,
   };
   if (Object.values(changes).every((value) => value === undefined)) return row;
-  try {
-    return await db
+  const write = (db: Db) =>
+    db
       .updateTable('def_dossier_def_field')
       .set(changes)
       .where('id', '=', row.id)
       .returningAll()
       .executeTakeFirstOrThrow();
+  const visibility = {
+    roles: roles ?? row.roles,
+    permissions_type: input.permissions_type ?? row.permissions_type,
+  };
+  try {
+    if (isDeepStrictEqual(visibility, { roles: row.roles, permissions_type: row.permissions_type }))
+      return await write(db);
+    // who sees the field changes: so does who sees it in the summaries
+    const entity = { id: row.def_dossier_id, environment_id: row.environment_id };
+    return await withSummaryUpdate(db, entity, await summaryEffect(db, row, visibility), write);
   } catch (error) {
     translateUniqueViolation(error);
   }
+}
+
+/** What a new role visibility of a data field means for the summaries of its entity. */
+async function summaryEffect(db: Db, row: DataFieldRow, visibility: RoleRule): Promise<SummaryEffect> {
+  const summaryItem = await db
+    .selectFrom('display_item')
+    .select('id')
+    .where('environment_id', '=', row.environment_id)
+    .where('def_dossier_def_field_id', '=', row.id)
+    .where('view', '=', 'summary')
+    .executeTakeFirst();
+  // In the summary items, the variants follow the new rule; as the fall-back field, a field that is
+  // now restricted leaves every summary first.
+  return { items: summaryItem ? {} : null, restricts: isRestricted(visibility) ? row.id : null };
 }
 
 export async function deleteDataField(db: Db, row: DataFieldRow): Promise<void> {

@@ -72,6 +72,8 @@ describe('/api/displayitem', () => {
         name: 'first_name',
         obligatory: false,
         locked: false,
+        roles: [],
+        permissions_type: 'EXCLUDE_SELECTED_ROLES',
         settings: {},
         def_field: { id: text.id, uuid: text.uuid, name: 'Text', type: 'text', settings: {} },
       },

@@ -14,6 +14,7 @@ import type { Db } from '../../db/database';
 import { paginate } from '../../db/paginate';
 import { badRequest, notFound } from '../../http-errors';
 import type { ConfigListScope } from '../../policy/configuration';
+import type { RoleRule } from '../../policy/field-visibility';
 import { isRoleRestricted } from '../../policy/summary';
 import { sanitiseTranslationTexts as sanitiseTranslations } from '../../sanitise/information-text';
 import type { Entity as SummaryEntity } from '../content-dossier/summary';
@@ -197,7 +198,7 @@ const inSummary = (item: SummaryShape | null): item is SummaryShape =>
  * left restricted to roles (which the summaries of an entity without summary items may not show).
  */
 function summaryChange(
-  before: (SummaryShape & { id: number }) | null,
+  before: (SummaryShape & { id: number; field?: RoleRule }) | null,
   after: SummaryShape | null,
 ): SummaryEffect {
   const restricts = after && isRoleRestricted(after) ? after.def_dossier_def_field_id : null;
@@ -219,6 +220,18 @@ function summaryChange(
  */
 function writeItems<T>(db: Db, entity: SummaryEntity, change: SummaryEffect, write: (db: Db) => Promise<T>) {
   return withSummaryUpdate(db, entity, change, write);
+}
+
+/** The item with the role rule of its data field: an item of a field hidden from a role is restricted too. */
+async function withFieldRule(db: Db, row: DisplayItemRow) {
+  if (row.def_dossier_def_field_id === null) return row;
+  const field = await db
+    .selectFrom('def_dossier_def_field')
+    .select(['roles', 'permissions_type'])
+    .where('environment_id', '=', row.environment_id)
+    .where('id', '=', row.def_dossier_def_field_id)
+    .executeTakeFirst();
+  return { ...row, field };
 }
 
 const itemEntity = (row: DisplayItemRow) => ({ id: row.def_dossier_id, environment_id: row.environment_id });
@@ -303,7 +316,7 @@ export async function patchDisplayItem(
     },
     row,
   );
-  const summaries = summaryChange(row, {
+  const summaries = summaryChange(await withFieldRule(db, row), {
     view,
     def_dossier_def_field_id: defDossierDefField,
     rank: input.rank ?? row.rank,
@@ -337,7 +350,7 @@ export async function patchDisplayItem(
 }
 
 export async function deleteDisplayItem(db: Db, row: DisplayItemRow): Promise<void> {
-  await writeItems(db, itemEntity(row), summaryChange(row, null), (db) =>
+  await writeItems(db, itemEntity(row), summaryChange(await withFieldRule(db, row), null), (db) =>
     db.deleteFrom('display_item').where('id', '=', row.id).execute(),
   );
 }

@@ -31,6 +31,7 @@ import {
 } from './admin-api';
 import { formError, nestedMessages, useAdminMutation } from './admin-form';
 import { AdminModal, ErrorMark } from './admin-modal';
+import { FieldRoleVisibility } from './field-role-visibility';
 import {
   FormIdChecks,
   FormNumberInput,
@@ -450,6 +451,10 @@ export function DisplayItemModal({
         </Tabs.Panel>
         <Tabs.Panel value="permissions" pt="sm">
           <Stack>
+            {source === 'field' && chosenField ? <FieldRoleVisibility field={chosenField} /> : null}
+            {source === 'field' && chosenField ? (
+              <Text size="sm">{t('admin.field_visibility.item_hint')}</Text>
+            ) : null}
             <FormRadioGroup
               control={form.control}
               name="permissions_type"

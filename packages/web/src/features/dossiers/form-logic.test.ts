@@ -39,6 +39,8 @@ function field(
       name: `F${id}`,
       obligatory,
       locked: false,
+      roles: [],
+      permissions_type: 'EXCLUDE_SELECTED_ROLES',
       settings: dataSettings,
       def_field: { id: id * 100, uuid: '', name: `F${id}`, type, settings },
     },

@@ -29,6 +29,8 @@ function item(id: number, type: string, settings: Record<string, unknown> = {}):
       name: `Field ${id}`,
       obligatory: false,
       locked: false,
+      roles: [],
+      permissions_type: 'EXCLUDE_SELECTED_ROLES',
       settings: {},
       def_field: { id: id + 200, uuid: 'w', name: 'f', type, settings },
     },
