@@ -80,7 +80,6 @@ const WITHOUT_SCHEMA = new Set<string>([
   'POST /api/displayitem/auto',
   'GET /api/contentdossier',
   'POST /api/contentdossier',
-  'GET /api/contentdossier/search',
   'GET /api/contentdossier/{id}',
   'PUT /api/contentdossier/{id}',
   'DELETE /api/contentdossier/{id}',

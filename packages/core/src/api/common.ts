@@ -65,7 +65,7 @@ export const errorAnswerSchema = z.object({
   errors: z.record(z.string(), z.string()).optional(),
   otp_required: z.boolean().optional(),
   existing: z.array(z.object({ id: z.number(), summary: z.string() })).optional(),
-  constraint_type: z.literal('warning').optional(),
+  constraint_type: z.enum(['warning', 'error']).optional(),
 });
 export type ErrorAnswer = z.infer<typeof errorAnswerSchema>;
 

@@ -119,9 +119,11 @@ export interface DuplicateBody {
   constraint_type: 'warning' | 'error';
 }
 
-export interface QuickSearchHit {
-  id: number;
-  summary: string;
-  def_dossier_id: number;
-  created_at: string;
-}
+export const quickSearchHitSchema = z.object({
+  id: z.number(),
+  summary: z.string(),
+  def_dossier_id: z.number(),
+  created_at: z.string(),
+});
+export type QuickSearchHit = z.infer<typeof quickSearchHitSchema>;
+export const quickSearchAnswerSchema = z.array(quickSearchHitSchema);

@@ -1,7 +1,8 @@
-import { dossierListLimitSchema, idParamSchema } from '@dossierbase/core';
+import { dossierListLimitSchema, idParamSchema, quickSearchAnswerSchema } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser, currentUserIn } from '../../auth/current-user';
+import { answers } from '../../http-errors';
 import { listDossiers, positiveId, quickSearch } from './service';
 
 const tags = ['content-dossier'];
@@ -50,7 +51,10 @@ export const contentDossierListRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/contentdossier/search',
-    { config: { access: 'signedIn' }, schema: { querystring: searchQuery, tags } },
+    {
+      config: { access: 'signedIn' },
+      schema: { querystring: searchQuery, tags, response: answers({ 200: quickSearchAnswerSchema }) },
+    },
     async (request) => {
       const user = await currentUser(request);
       const { environment, search, limit } = request.query;
