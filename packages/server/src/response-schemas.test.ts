@@ -79,20 +79,8 @@ const WITHOUT_SCHEMA = new Set<string>([
   'DELETE /api/displayitem/{id}',
   'POST /api/displayitem/auto',
   'GET /api/contentdossier',
-  'POST /api/contentdossier',
   'GET /api/contentdossier/{id}',
-  'PUT /api/contentdossier/{id}',
-  'DELETE /api/contentdossier/{id}',
-  'POST /api/contentdossier/{id}/archive',
-  'POST /api/contentdossier/{id}/dearchive',
-  'POST /api/contentdossier/{id}/favorite',
-  'DELETE /api/contentdossier/{id}/favorite',
-  'POST /api/contentdossier/{id}/subscription/{flag}',
-  'GET /api/contentdossier/is-credential-allowed',
   'POST /api/displayposition/credentials',
-  'POST /api/contentlist/{dossierId}/{displayItemId}/set',
-  'POST /api/contentlist/{dossierId}/{displayItemId}/add',
-  'DELETE /api/contentlist/{dossierId}/{displayItemId}/remove/{optionId}',
 ]);
 
 describe('every /api route declares its answers', () => {

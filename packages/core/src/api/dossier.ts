@@ -119,6 +119,14 @@ export interface DuplicateBody {
   constraint_type: 'warning' | 'error';
 }
 
+/** Answers of dossier writes: the dossier's id (create, update, delete), with its state (archive). */
+export const dossierIdAnswerSchema = z.object({ id: z.number() });
+export const dossierArchivedAnswerSchema = dossierIdAnswerSchema.extend({ archived: z.boolean() });
+/** Answers of marks and list values: whether it is now set. */
+export const resultAnswerSchema = z.object({ result: z.boolean() });
+/** GET /api/contentdossier/is-credential-allowed */
+export const allowedAnswerSchema = z.object({ allowed: z.boolean() });
+
 export const quickSearchHitSchema = z.object({
   id: z.number(),
   summary: z.string(),

@@ -1,14 +1,19 @@
 import {
+  allowedAnswerSchema,
+  dossierArchivedAnswerSchema,
+  dossierIdAnswerSchema,
   dossierIdParamSchema,
   dossierIdSchema,
   dossierUpdateSchema,
   dossierWriteSchema,
   idParamSchema,
   idSchema,
+  resultAnswerSchema,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser, currentUserForEntity } from '../../auth/current-user';
+import { answers } from '../../http-errors';
 import { openEntityScope } from '../../policy/entity';
 import { marks, setMark } from './marks';
 import { presentDetail } from './present';
@@ -26,7 +31,10 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/contentdossier',
-    { config: { access: 'signedIn' }, schema: { body: dossierWriteSchema, tags } },
+    {
+      config: { access: 'signedIn' },
+      schema: { body: dossierWriteSchema, tags, response: answers({ 201: dossierIdAnswerSchema }) },
+    },
     async (request, reply) => {
       const { user, environmentId } = await currentUserForEntity(request, request.body.defDossier);
       const scope = await openEntityScope(db, user, request.body.defDossier, environmentId);
@@ -58,7 +66,13 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
     '/contentdossier/:id',
     {
       config: { access: 'signedIn' },
-      schema: { params: idParams, querystring: positionQuery, body: dossierUpdateSchema, tags },
+      schema: {
+        params: idParams,
+        querystring: positionQuery,
+        body: dossierUpdateSchema,
+        tags,
+        response: answers({ 200: dossierIdAnswerSchema }),
+      },
     },
     async (request) => {
       const user = await currentUser(request);
@@ -78,7 +92,10 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
     // POST, never GET: a link or an image elsewhere must not change a dossier (spec's GET, issue 12).
     app.post(
       `/contentdossier/:id/${path}`,
-      { config: { access: 'signedIn' }, schema: { params: idParams, tags } },
+      {
+        config: { access: 'signedIn' },
+        schema: { params: idParams, tags, response: answers({ 200: dossierArchivedAnswerSchema }) },
+      },
       async (request) => {
         const user = await currentUser(request);
         const { dossier, ...scope } = await openDossier(db, user, request.params.id, 'show');
@@ -90,7 +107,10 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.delete(
     '/contentdossier/:id',
-    { config: { access: 'signedIn' }, schema: { params: idParams, tags } },
+    {
+      config: { access: 'signedIn' },
+      schema: { params: idParams, tags, response: answers({ 200: dossierIdAnswerSchema }) },
+    },
     async (request) => {
       const user = await currentUser(request);
       const { dossier, ...scope } = await openDossier(db, user, request.params.id, 'show');
@@ -104,7 +124,7 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
       method,
       url: '/contentdossier/:id/favorite',
       config: { access: 'signedIn' },
-      schema: { params: idParams, tags },
+      schema: { params: idParams, tags, response: answers({ 200: resultAnswerSchema }) },
       handler: async (request) => {
         const user = await currentUser(request);
         const { dossier } = await openDossier(db, user, request.params.id, 'show');
@@ -121,6 +141,7 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         params: idParams.extend({ flag: z.enum(['0', '1']) }),
         tags,
+        response: answers({ 200: resultAnswerSchema }),
       },
     },
     async (request) => {
@@ -134,7 +155,10 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/contentlist/:dossierId/:displayItemId/set',
-    { config: { access: 'signedIn' }, schema: { params: listParams, body: optionIds, tags } },
+    {
+      config: { access: 'signedIn' },
+      schema: { params: listParams, body: optionIds, tags, response: answers({ 200: resultAnswerSchema }) },
+    },
     async (request) => {
       const user = await currentUser(request);
       const { dossier, ...scope } = await openDossier(db, user, request.params.dossierId, 'edit');
@@ -145,7 +169,10 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/contentlist/:dossierId/:displayItemId/add',
-    { config: { access: 'signedIn' }, schema: { params: listParams, body: optionIds, tags } },
+    {
+      config: { access: 'signedIn' },
+      schema: { params: listParams, body: optionIds, tags, response: answers({ 200: resultAnswerSchema }) },
+    },
     async (request) => {
       const user = await currentUser(request);
       const { dossier, ...scope } = await openDossier(db, user, request.params.dossierId, 'edit');
@@ -158,7 +185,11 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
     '/contentlist/:dossierId/:displayItemId/remove/:optionId',
     {
       config: { access: 'signedIn' },
-      schema: { params: listParams.extend({ optionId: idParamSchema }), tags },
+      schema: {
+        params: listParams.extend({ optionId: idParamSchema }),
+        tags,
+        response: answers({ 200: resultAnswerSchema }),
+      },
     },
     async (request) => {
       const user = await currentUser(request);
@@ -197,6 +228,7 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
           dossier: dossierIdParamSchema.optional(),
         }),
         tags,
+        response: answers({ 200: allowedAnswerSchema }),
       },
     },
     async (request) => {
