@@ -8,6 +8,8 @@ import { z } from 'zod';
 export const userAbilitiesSchema = z.object({
   /** create environments and use the Tools menu: super and contract admins */
   canCreateEnvironments: z.boolean(),
+  /** hold subscriptions (their screen and the notice when the last one expired): contract admins */
+  canHoldSubscriptions: z.boolean(),
 });
 export type UserAbilities = z.infer<typeof userAbilitiesSchema>;
 

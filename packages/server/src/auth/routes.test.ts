@@ -59,6 +59,7 @@ function expectTokenData(
     exp: expect.any(Number),
     abilities: {
       canCreateEnvironments: user.roles.includes('ROLE_ADMIN') || user.roles.includes('ROLE_CONTRACT_ADMIN'),
+      canHoldSubscriptions: user.roles.includes('ROLE_CONTRACT_ADMIN'),
     },
   });
   const now = Math.floor(Date.now() / 1000);

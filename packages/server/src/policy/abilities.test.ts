@@ -17,11 +17,18 @@ const scope = (actions: readonly PermissionAction[], archivable = false) => ({
 });
 
 describe('userAbilities', () => {
-  test('super and contract admins create environments; others do not', () => {
-    expect(userAbilities({ roles: ['ROLE_USER', 'ROLE_ADMIN'] })).toEqual({ canCreateEnvironments: true });
-    expect(userAbilities({ roles: ['ROLE_CONTRACT_ADMIN'] })).toEqual({ canCreateEnvironments: true });
+  test('super and contract admins create environments; contract admins hold subscriptions', () => {
+    expect(userAbilities({ roles: ['ROLE_USER', 'ROLE_ADMIN'] })).toEqual({
+      canCreateEnvironments: true,
+      canHoldSubscriptions: false,
+    });
+    expect(userAbilities({ roles: ['ROLE_CONTRACT_ADMIN'] })).toEqual({
+      canCreateEnvironments: true,
+      canHoldSubscriptions: true,
+    });
     expect(userAbilities({ roles: ['ROLE_USER', 'ROLE_AZURE_USER'] })).toEqual({
       canCreateEnvironments: false,
+      canHoldSubscriptions: false,
     });
   });
 });

@@ -6,6 +6,9 @@ import { isContractAdmin, isSuperAdmin } from './roles';
 export const canCreateEnvironment = (user: Pick<UserRow, 'roles'>) =>
   isSuperAdmin(user) || isContractAdmin(user);
 
+/** Contract admins buy subscriptions, which set how many environments they may create. */
+export const holdsSubscriptions = (user: Pick<UserRow, 'roles'>) => isContractAdmin(user);
+
 /** Handing out a one-time login key lets the holder act as that user: super admins only. */
 export const canIssueLoginKey = (actor: UserRow) => isSuperAdmin(actor);
 
@@ -18,4 +21,5 @@ export const mustReplacePassword = (user: UserRow) => user.force_password_update
 /** The user's abilities across environments, sent with the token data. */
 export const userAbilities = (user: Pick<UserRow, 'roles'>): UserAbilities => ({
   canCreateEnvironments: canCreateEnvironment(user),
+  canHoldSubscriptions: holdsSubscriptions(user),
 });

@@ -5,7 +5,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
 import { useClientConfig } from '../../api/config';
-import { hasRole, useTokenData } from '../../features/auth/session';
+import { useTokenData } from '../../features/auth/session';
 import { LinkFilterHost } from '../../features/dossiers/link-filter';
 import { NewLinkedDossierHost } from '../../features/dossiers/new-linked-dossier';
 import { isEnvironmentAdmin, useEnvironment } from '../../features/environments/environment-store';
@@ -149,7 +149,7 @@ export function MainShell() {
 
       <NewLinkedDossierHost />
       <LinkFilterHost />
-      {hasRole(token, 'ROLE_CONTRACT_ADMIN') && <SubscriptionNotice />}
+      {token?.abilities?.canHoldSubscriptions && <SubscriptionNotice />}
     </AppShell>
   );
 }

@@ -1,4 +1,4 @@
-import { PRESENCES, type Presence, type Profile } from '@dossierbase/core';
+import { PRESENCES, type Presence, type Profile, type UserAbilities } from '@dossierbase/core';
 import { Avatar, Indicator, Menu, UnstyledButton } from '@mantine/core';
 import {
   IconAddressBook,
@@ -14,7 +14,7 @@ import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { notifyError } from '../../api/errors';
 import { queryKeys } from '../../api/query-keys';
-import { hasRole, logout, useTokenData } from '../../features/auth/session';
+import { logout, useTokenData } from '../../features/auth/session';
 import { isBuiltRoute } from '../built-routes';
 import { disconnectRealtime } from '../realtime';
 
@@ -30,12 +30,13 @@ interface UserLink {
   key: 'profile' | 'subscriptions' | 'colleagues' | 'contact';
   to: string;
   icon: typeof IconUser;
-  role?: string;
+  /** shown only to users with this ability (the server's, with the token data) */
+  ability?: keyof UserAbilities;
 }
 
 const USER_LINKS: UserLink[] = [
   { key: 'profile', to: '/profile', icon: IconUser },
-  { key: 'subscriptions', to: '/subscriptions', icon: IconCreditCard, role: 'ROLE_CONTRACT_ADMIN' },
+  { key: 'subscriptions', to: '/subscriptions', icon: IconCreditCard, ability: 'canHoldSubscriptions' },
   { key: 'colleagues', to: '/colleagues', icon: IconAddressBook },
   { key: 'contact', to: '/contact', icon: IconMail },
 ];
@@ -111,19 +112,19 @@ export function UserMenu() {
       </Menu.Target>
       <Menu.Dropdown>
         <Menu.Label>{displayName}</Menu.Label>
-        {USER_LINKS.filter((link) => isBuiltRoute(link.to) && (!link.role || hasRole(token, link.role))).map(
-          (link) => (
-            <Menu.Item
-              key={link.key}
-              component={Link}
-              to={link.to}
-              leftSection={<link.icon size={16} />}
-              data-testid={`user-menu-${link.key}`}
-            >
-              {t(`user.${link.key}`)}
-            </Menu.Item>
-          ),
-        )}
+        {USER_LINKS.filter(
+          (link) => isBuiltRoute(link.to) && (!link.ability || token?.abilities?.[link.ability]),
+        ).map((link) => (
+          <Menu.Item
+            key={link.key}
+            component={Link}
+            to={link.to}
+            leftSection={<link.icon size={16} />}
+            data-testid={`user-menu-${link.key}`}
+          >
+            {t(`user.${link.key}`)}
+          </Menu.Item>
+        ))}
         <Menu.Divider />
         <Menu.Label>{t('presence.label')}</Menu.Label>
         {PRESENCES.map((option) => (

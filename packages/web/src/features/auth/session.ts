@@ -39,10 +39,6 @@ whenPasswordUpdateRequired(() => {
   if (token && !token.re_pwd) tokenStore.set({ ...token, re_pwd: true });
 });
 
-export function hasRole(token: TokenData | null, ...roles: string[]): boolean {
-  return !!token?.roles?.some((role) => roles.includes(role));
-}
-
 export function isNearExpiry(token: TokenData): boolean {
   return token.exp - nowSeconds() <= NEAR_EXPIRY_SECONDS;
 }
