@@ -80,7 +80,6 @@ const WITHOUT_SCHEMA = new Set<string>([
   'POST /api/displayitem/auto',
   'GET /api/contentdossier',
   'GET /api/contentdossier/{id}',
-  'POST /api/displayposition/credentials',
 ]);
 
 describe('every /api route declares its answers', () => {

@@ -124,6 +124,8 @@ export const dossierIdAnswerSchema = z.object({ id: z.number() });
 export const dossierArchivedAnswerSchema = dossierIdAnswerSchema.extend({ archived: z.boolean() });
 /** Answers of marks and list values: whether it is now set. */
 export const resultAnswerSchema = z.object({ result: z.boolean() });
+/** POST /api/displayposition/credentials: per dossier asked, whether its tabs may be shown. */
+export const tabsAllowedAnswerSchema = z.array(z.object({ id: z.number(), tabs_allowed: z.boolean() }));
 /** GET /api/contentdossier/is-credential-allowed */
 export const allowedAnswerSchema = z.object({ allowed: z.boolean() });
 

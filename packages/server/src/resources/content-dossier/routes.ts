@@ -9,6 +9,7 @@ import {
   idParamSchema,
   idSchema,
   resultAnswerSchema,
+  tabsAllowedAnswerSchema,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -208,6 +209,7 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         body: z.object({ defDossier: idSchema, ids: z.array(dossierIdSchema).max(1000) }),
         tags,
+        response: answers({ 200: tabsAllowedAnswerSchema }),
       },
     },
     async (request) => {
