@@ -171,7 +171,7 @@ describe('a data field hidden from a role', () => {
       .executeTakeFirstOrThrow();
     const refused = await s.admin.patch(url, { roles: [foreign.id] });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toEqual({ errors: { roles: 'Unknown role' } });
+    expect(refused.json()).toEqual({ errors: { roles: `Unknown role ${foreign.id}` } });
     await t.db
       .updateTable('def_dossier_def_field')
       .set({ locked: true })

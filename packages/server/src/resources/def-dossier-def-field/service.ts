@@ -16,6 +16,7 @@ import { badRequest, notFound } from '../../http-errors';
 import type { ConfigListScope } from '../../policy/configuration';
 import { isRestricted, type RoleRule } from '../../policy/field-visibility';
 import { type SummaryEffect, withSummaryUpdate } from '../content-dossier/summary-refresh';
+import { checkRoleIds } from '../def-dossier/service';
 import { placedMessage, placementsOf } from '../display-item/placements';
 import type { DataFieldRow } from './present';
 import {
@@ -24,7 +25,6 @@ import {
   escapeLike,
   isUniqueViolation,
   NOT_IN_ENVIRONMENT,
-  rolesOfEnvironment,
   UUID_TAKEN,
 } from './shared';
 
@@ -110,7 +110,8 @@ export async function createDataField(db: Db, input: DataFieldCreate): Promise<D
   assertSettings(base.type, input.settings);
   const name = sanitiseFieldName(input.name);
   await assertNameFree(db, entity.id, name);
-  const roles = await rolesOfEnvironment(db, input.environment, input.roles);
+  await checkRoleIds(db, input.environment, input.roles, 'roles');
+  const roles = [...new Set(input.roles)];
   try {
     return await db
       .insertInto('def_dossier_def_field')
@@ -139,8 +140,8 @@ export async function updateDataField(
   input: DataFieldUpdate,
 ): Promise<DataFieldRow> {
   const name = input.name === undefined ? undefined : sanitiseFieldName(input.name);
-  const roles =
-    input.roles === undefined ? undefined : await rolesOfEnvironment(db, row.environment_id, input.roles);
+  if (input.roles) await checkRoleIds(db, row.environment_id, input.roles, 'roles');
+  const roles = input.roles && [...new Set(input.roles)];
   assertNotLocked(
     row.locked,
     {

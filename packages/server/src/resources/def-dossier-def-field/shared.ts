@@ -29,21 +29,6 @@ export async function entityOf(db: Db, environmentId: number, defDossierId: numb
 }
 
 export const NOT_IN_ENVIRONMENT = 'Not found in this environment';
-export const UNKNOWN_ROLE = 'Unknown role';
-
-/** The role ids, each once, when every one is a role of the environment; 400 on `roles` otherwise. */
-export async function rolesOfEnvironment(db: Db, environmentId: number, roles: readonly number[]) {
-  const unique = [...new Set(roles)];
-  if (unique.length === 0) return unique;
-  const known = await db
-    .selectFrom('role')
-    .select('id')
-    .where('environment_id', '=', environmentId)
-    .where('id', 'in', unique)
-    .execute();
-  if (known.length !== unique.length) throw badRequest({ roles: UNKNOWN_ROLE });
-  return unique;
-}
 export const NOT_OF_ENTITY = 'Does not belong to this entity';
 
 /** A create body's entity: 400 on defDossier when it is not an entity of the environment. */
