@@ -22,6 +22,29 @@ const rulesOf = (item: RoleRule & { field?: RoleRule }) => itemRules(item, item.
 /** Hidden from someone, by the item's own roles or its field's. */
 export const isRoleRestricted = (item: RoleRule & { field?: RoleRule }) => rulesOf(item).some(isRestricted);
 
+/** What a query of display_item `i` joined with its def_dossier_def_field `d` reads of who sees an item. */
+export const SUMMARY_RULE_COLUMNS = [
+  'i.id as item_id',
+  'i.roles',
+  'i.permissions_type',
+  'd.roles as field_roles',
+  'd.permissions_type as field_permissions_type',
+] as const;
+
+type RuleColumns = {
+  item_id: number;
+  field_roles: number[];
+  field_permissions_type: RoleRule['permissions_type'];
+} & Pick<DisplayItemRow, 'roles' | 'permissions_type'>;
+
+/** A row read with SUMMARY_RULE_COLUMNS as the rule of its summary item. */
+export const summaryItemRule = (row: RuleColumns): SummaryItemRule => ({
+  id: row.item_id,
+  roles: row.roles,
+  permissions_type: row.permissions_type,
+  field: { roles: row.field_roles, permissions_type: row.field_permissions_type },
+});
+
 const visibleToRoleIds = (roleIds: ReadonlySet<number>, item: SummaryItemRule) =>
   allAdmitRoleIds(roleIds, rulesOf(item));
 
@@ -103,22 +126,13 @@ export function readerSummaryKeys(db: Db, access: EnvironmentAccess): Promise<Su
     const rows = await db
       .selectFrom('display_item as i')
       .innerJoin('def_dossier_def_field as d', 'd.id', 'i.def_dossier_def_field_id')
-      .select([
-        'i.id',
-        'i.def_dossier_id',
-        'i.roles',
-        'i.permissions_type',
-        'd.roles as field_roles',
-        'd.permissions_type as field_permissions_type',
-      ])
+      .select([...SUMMARY_RULE_COLUMNS, 'i.def_dossier_id'])
       .where('i.environment_id', '=', access.environment.id)
       .where('i.view', '=', 'summary')
       .execute();
     const byEntity = new Map<number, SummaryItemRule[]>();
-    for (const row of rows) {
-      const field = { roles: row.field_roles, permissions_type: row.field_permissions_type };
-      byEntity.set(row.def_dossier_id, [...(byEntity.get(row.def_dossier_id) ?? []), { ...row, field }]);
-    }
+    for (const row of rows)
+      byEntity.set(row.def_dossier_id, [...(byEntity.get(row.def_dossier_id) ?? []), summaryItemRule(row)]);
     const keys = new Map<number, string>();
     for (const [entityId, items] of byEntity) {
       const key = readerSummaryKey(access, items);

@@ -1,39 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { TEST_POSTGRES_URL, testDatabaseKind } from '../../../test/test-app';
-import { type Db, dropSchema, openDatabase } from '../database';
-import { migrations } from './index';
+import { databaseBefore, type MigrationDb } from '../../../test/migration-db';
+import type { Db } from '../database';
 
 // The permission to export HTML was stored as 'export_hml'; the spec names it 'export_html'.
 const NAME = '2026-11-25T1300-export-html-permission';
-const previous = Object.keys(migrations)
-  .filter((name) => name < NAME)
-  .sort()
-  .at(-1) as string;
-
+let m: MigrationDb;
 let db: Db;
-let schema: string | null = null;
-const migrator = () =>
-  new Migrator({
-    db: db as unknown as Kysely<unknown>,
-    provider: { getMigrations: async () => migrations as Record<string, Migration> },
-    migrationTableSchema: schema ?? 'public',
-  });
-
 beforeAll(async () => {
-  if (testDatabaseKind() === 'postgres') {
-    schema = `test_${randomBytes(6).toString('hex')}`;
-    db = await openDatabase({ databaseUrl: TEST_POSTGRES_URL, databaseSchema: schema, dataDir: '' });
-  } else {
-    db = await openDatabase({ databaseUrl: null, databaseSchema: null, dataDir: 'memory://' });
-  }
-  expect((await migrator().migrateTo(previous)).error).toBeUndefined();
+  m = await databaseBefore(NAME);
+  db = m.db;
 });
-afterAll(async () => {
-  if (schema) await dropSchema(db, schema);
-  await db.destroy();
-});
+afterAll(() => m.close());
 
 const storedActions = async () =>
   (await sql<{ actions: string[] }>`select actions from permission order by id`.execute(db)).rows.map(
@@ -64,9 +42,9 @@ test("stored 'export_hml' permissions become 'export_html', and back down", asyn
     );
   }
 
-  expect((await migrator().migrateTo(NAME)).error).toBeUndefined();
+  await m.migrateTo(NAME);
   expect(await storedActions()).toEqual([['show', 'export_html', 'export_pdf'], ['show']]);
 
-  expect((await migrator().migrateTo(previous)).error).toBeUndefined();
+  await m.migrateTo(m.previous);
   expect(await storedActions()).toEqual([['show', 'export_hml', 'export_pdf'], ['show']]);
 });

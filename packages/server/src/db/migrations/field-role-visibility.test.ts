@@ -1,40 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import { type Kysely, type Migration, Migrator, sql } from 'kysely';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { TEST_POSTGRES_URL, testDatabaseKind } from '../../../test/test-app';
-import { type Db, dropSchema, openDatabase } from '../database';
-import { migrations } from './index';
+import { databaseBefore, type MigrationDb } from '../../../test/migration-db';
+import type { Db } from '../database';
 
 // Role visibility moves onto the data field, derived from the items the field designer edits
 // (show/edit, edit, show): each field is seen by the roles that saw it on at least one of them.
 const NAME = '2026-11-25T1410-field-role-visibility';
-const previous = Object.keys(migrations)
-  .filter((name) => name < NAME)
-  .sort()
-  .at(-1) as string;
-
+let m: MigrationDb;
 let db: Db;
-let schema: string | null = null;
-const migrator = () =>
-  new Migrator({
-    db: db as unknown as Kysely<unknown>,
-    provider: { getMigrations: async () => migrations as Record<string, Migration> },
-    migrationTableSchema: schema ?? 'public',
-  });
-
 beforeAll(async () => {
-  if (testDatabaseKind() === 'postgres') {
-    schema = `test_${randomBytes(6).toString('hex')}`;
-    db = await openDatabase({ databaseUrl: TEST_POSTGRES_URL, databaseSchema: schema, dataDir: '' });
-  } else {
-    db = await openDatabase({ databaseUrl: null, databaseSchema: null, dataDir: 'memory://' });
-  }
-  expect((await migrator().migrateTo(previous)).error).toBeUndefined();
+  m = await databaseBefore(NAME);
+  db = m.db;
 });
-afterAll(async () => {
-  if (schema) await dropSchema(db, schema);
-  await db.destroy();
-});
+afterAll(() => m.close());
 
 type Type = 'INCLUDE_SELECTED_ROLES' | 'EXCLUDE_SELECTED_ROLES';
 const one = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows[0];
@@ -106,7 +84,7 @@ test('each data field gets the roles that see it on a dossier page; list items a
   }>`insert into content_dossier (environment_id, def_dossier_id, summary)
     values (${environment.id}, ${other.id}, 'Acme') returning id`);
 
-  expect((await migrator().migrateTo(NAME)).error).toBeUndefined();
+  await m.migrateTo(NAME);
   const { rows } = await sql<{ id: number; roles: number[]; permissions_type: Type }>`
     select id, roles, permissions_type from def_dossier_def_field order by id`.execute(db);
   const rule = (id: number) => {
@@ -134,7 +112,7 @@ test('each data field gets the roles that see it on a dossier page; list items a
   const noted = await sql<{ def_dossier_id: number }>`select def_dossier_id from summary_refresh`.execute(db);
   expect(noted.rows).toEqual([{ def_dossier_id: entity.id }]);
 
-  expect((await migrator().migrateTo(previous)).error).toBeUndefined();
+  await m.migrateTo(m.previous);
   const columns = await sql<{ column_name: string }>`select column_name from information_schema.columns
     where table_schema = current_schema() and table_name = 'def_dossier_def_field' and column_name = 'roles'`.execute(
     db,

@@ -8,7 +8,12 @@ import {
 import type { Db } from '../../db/database';
 import { configCached } from '../../policy/config-cache';
 import type { EnvironmentAccess } from '../../policy/environment';
-import { isRoleRestricted, summaryVariants } from '../../policy/summary';
+import {
+  isRoleRestricted,
+  SUMMARY_RULE_COLUMNS,
+  summaryItemRule,
+  summaryVariants,
+} from '../../policy/summary';
 import { EDIT_VIEWS } from './items';
 
 // A dossier's summary is written with the dossier: the formatted values of its entity's 'summary' view
@@ -62,12 +67,8 @@ export async function loadSummaryConfig(
     .innerJoin('def_dossier_def_field as d', 'd.id', 'i.def_dossier_def_field_id')
     .innerJoin('def_field as f', 'f.id', 'd.def_field_id')
     .select([
-      'i.id as item_id',
-      'i.roles',
-      'i.permissions_type',
+      ...SUMMARY_RULE_COLUMNS,
       'd.id',
-      'd.roles as field_roles',
-      'd.permissions_type as field_permissions_type',
       'd.settings as data_settings',
       'f.type',
       'f.settings',
@@ -80,12 +81,7 @@ export async function loadSummaryConfig(
     .orderBy('i.col')
     .orderBy('i.id')
     .execute();
-  const rows = all
-    .filter((row) => row.item_id !== without.item)
-    .map((row) => ({
-      ...row,
-      field: { roles: row.field_roles, permissions_type: row.field_permissions_type },
-    }));
+  const rows = all.filter((row) => row.item_id !== without.item);
   if (rows.length === 0) {
     const fallback = await summaryFallbackField(db, entity, without.field);
     return fallback
@@ -105,7 +101,7 @@ export async function loadSummaryConfig(
     items: rows.map((row) => ({
       itemId: row.item_id,
       dataFieldId: row.id,
-      restricted: isRoleRestricted(row),
+      restricted: isRoleRestricted(summaryItemRule(row)),
       type: row.type,
       settings: parseFieldSettings(row.type, row.settings, row.data_settings),
       ctx: optionFields.includes(row.field_id)
@@ -116,7 +112,7 @@ export async function loadSummaryConfig(
           }
         : {},
     })),
-    variants: summaryVariants(rows.map((row) => ({ ...row, id: row.item_id }))),
+    variants: summaryVariants(rows.map(summaryItemRule)),
   };
 }
 
@@ -135,17 +131,7 @@ async function summaryFallbackField(
     .selectFrom('def_dossier_def_field as d')
     .innerJoin('def_field as f', 'f.id', 'd.def_field_id')
     .innerJoin('display_item as i', 'i.def_dossier_def_field_id', 'd.id')
-    .select([
-      'd.id',
-      'd.settings as data_settings',
-      'f.settings',
-      'i.id as item_id',
-      'i.view',
-      'i.roles',
-      'i.permissions_type',
-      'd.roles as field_roles',
-      'd.permissions_type as field_permissions_type',
-    ])
+    .select([...SUMMARY_RULE_COLUMNS, 'd.id', 'd.settings as data_settings', 'f.settings', 'i.view'])
     .where('d.environment_id', '=', entity.environment_id)
     .where('d.def_dossier_id', '=', entity.id)
     .where('f.type', '=', 'text')
@@ -156,13 +142,7 @@ async function summaryFallbackField(
     if (id === without) continue;
     const items = rows.filter((row) => row.id === id);
     const placed = items.find((row) => EDIT_VIEWS.includes(row.view));
-    const restricted = items.some((row) =>
-      isRoleRestricted({
-        ...row,
-        field: { roles: row.field_roles, permissions_type: row.field_permissions_type },
-      }),
-    );
-    if (!placed || restricted) continue;
+    if (!placed || items.some((row) => isRoleRestricted(summaryItemRule(row)))) continue;
     return {
       itemId: placed.item_id,
       dataFieldId: id,
