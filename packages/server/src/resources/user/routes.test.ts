@@ -312,7 +312,7 @@ describe('PATCH /api/user/change_password', () => {
       re_pwd: false,
       iat: expect.any(Number),
       exp: expect.any(Number),
-      abilities: { canCreateEnvironments: false },
+      abilities: { canCreateEnvironments: false, canHoldSubscriptions: false },
     });
     expect((await login(t.client(), user.username, 'my own new password')).statusCode).toBe(200);
     expect((await login(t.client(), user.username, user.password)).statusCode).toBe(401);
