@@ -113,10 +113,10 @@ export async function seedDemo(
       environment_id: environment.id,
       type,
       rank,
-      translations: JSON.stringify([
+      translations: [
         { culture: 'en_GB', name: plural, name_singular: singular, name_plural: plural },
         { culture: 'nl_NL', name: plural, name_singular: singular, name_plural: plural },
-      ]),
+      ],
       settings: {},
     });
     const entities = await trx

@@ -116,7 +116,7 @@ export async function createDefDossier(db: Db, input: CreateInput): Promise<DefD
           rank: input.rank,
           visibility_roles: input.visibility_roles,
           archivable: input.archivable,
-          translations: JSON.stringify(input.translations),
+          translations: input.translations,
           settings,
         })
         .returningAll()
@@ -128,7 +128,7 @@ export async function createDefDossier(db: Db, input: CreateInput): Promise<DefD
           def_dossier_id: row.id,
           type: 'main_content',
           rank: 0,
-          translations: JSON.stringify([{ culture: 'en_GB', name: 'General' }]),
+          translations: [{ culture: 'en_GB', name: 'General' }],
         })
         .execute();
       return row;
@@ -157,7 +157,7 @@ export async function updateDefDossier(
       ...(input.rank !== undefined ? { rank: input.rank } : {}),
       ...(input.visibility_roles !== undefined ? { visibility_roles: input.visibility_roles } : {}),
       ...(input.archivable !== undefined ? { archivable: input.archivable } : {}),
-      ...(input.translations !== undefined ? { translations: JSON.stringify(input.translations) } : {}),
+      ...(input.translations !== undefined ? { translations: input.translations } : {}),
       ...(settings ? { settings } : {}),
       modified_at: new Date(),
     })

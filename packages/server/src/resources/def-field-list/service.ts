@@ -82,7 +82,7 @@ export async function createListOption(
           color: input.color ?? null,
           rank: input.rank,
           is_default: input.default,
-          translations: JSON.stringify(sanitiseTranslations(input.translations)),
+          translations: sanitiseTranslations(input.translations),
           settings: input.settings,
         })
         .returningAll()
@@ -110,9 +110,7 @@ export async function updateListOption(
     ...(input.color !== undefined ? { color: input.color } : {}),
     ...(input.rank !== undefined ? { rank: input.rank } : {}),
     ...(input.default !== undefined ? { is_default: input.default } : {}),
-    ...(input.translations !== undefined
-      ? { translations: JSON.stringify(sanitiseTranslations(input.translations)) }
-      : {}),
+    ...(input.translations !== undefined ? { translations: sanitiseTranslations(input.translations) } : {}),
     ...(settings ? { settings } : {}),
   };
   // Only the (unchanged) base field given: nothing to write (an empty SET is a syntax error).

@@ -279,7 +279,7 @@ export async function createDisplayItem(db: Db, input: DisplayItemCreate): Promi
           rowspan: 0,
           roles,
           permissions_type: input.permissions_type,
-          translations: JSON.stringify(sanitiseTranslations(input.translations)),
+          translations: sanitiseTranslations(input.translations),
           settings: input.settings,
         })
         .returningAll()
@@ -337,10 +337,7 @@ export async function patchDisplayItem(
         rowspan: 0,
         roles,
         permissions_type: input.permissions_type,
-        translations:
-          input.translations === undefined
-            ? undefined
-            : JSON.stringify(sanitiseTranslations(input.translations)),
+        translations: input.translations === undefined ? undefined : sanitiseTranslations(input.translations),
         settings: input.settings,
       })
       .where('id', '=', row.id)
@@ -399,7 +396,7 @@ export async function autoCreateDisplayItems(
     settingsSent: false,
   };
   const position = await checkItem(db, entity, { ...state, view: input.view, displayPosition });
-  const translations = JSON.stringify(sanitiseTranslations(input.translations));
+  const translations = sanitiseTranslations(input.translations);
   // an item placed in the summary view rewrites the entity's stored summaries
   const transaction = <T>(write: (trx: Db) => Promise<T>) =>
     writeItems(db, entity, { items: input.view === 'summary' ? {} : null, restricts: null }, (db) =>

@@ -52,7 +52,7 @@ export async function createPosition(db: Db, input: PositionCreate): Promise<Pos
         hide: input.hide,
         rank: input.rank,
         view_name: input.view_name ?? null,
-        translations: JSON.stringify(input.translations),
+        translations: input.translations,
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -68,7 +68,7 @@ export async function patchPosition(db: Db, row: PositionRow, input: PositionPat
     hide: input.hide,
     rank: input.rank,
     view_name: input.view_name,
-    translations: input.translations === undefined ? undefined : JSON.stringify(input.translations),
+    translations: input.translations,
   };
   if (Object.values(changes).every((value) => value === undefined)) return row;
   return db

@@ -50,7 +50,7 @@ export async function createRole(db: Db, input: z.output<typeof roleCreateSchema
     .values({
       environment_id: input.environment,
       name: input.name,
-      translations: JSON.stringify(input.translations),
+      translations: input.translations,
     })
     .returningAll()
     .executeTakeFirstOrThrow()
@@ -68,7 +68,7 @@ export async function updateRole(
     .updateTable('role')
     .set({
       ...(input.name !== undefined ? { name: input.name } : {}),
-      ...(input.translations !== undefined ? { translations: JSON.stringify(input.translations) } : {}),
+      ...(input.translations !== undefined ? { translations: input.translations } : {}),
     })
     .where('id', '=', row.id)
     .returningAll()
