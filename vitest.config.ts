@@ -7,6 +7,7 @@ const serverSuite = (db: 'pglite' | 'postgres') => ({
     name: `server-${db}`,
     include: ['packages/server/**/*.test.ts'],
     env: { TEST_DB: db },
+    globalSetup: db === 'pglite' ? ['packages/server/test/pglite-snapshot.ts'] : [],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },

@@ -14,7 +14,8 @@ export type Db = Kysely<Database>;
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 export async function openDatabase(
-  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'>,
+  // pgliteSnapshot: a PGlite data directory (dumpDataDir) to start from; tests use a migrated one
+  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> & { pgliteSnapshot?: Blob },
   onConnectionError: (error: Error) => void = (error) =>
     console.warn(`Database connection lost (it is replaced on demand): ${error.message}`),
 ): Promise<Db> {
@@ -59,7 +60,11 @@ export async function openDatabase(
     import('@electric-sql/pglite/contrib/pg_trgm'),
   ]);
   // pg_trgm backs the quick search on summaries, as on PostgreSQL.
-  const { dialect } = await KyselyPGlite.create({ dataDir, extensions: { pg_trgm } });
+  const { dialect } = await KyselyPGlite.create({
+    dataDir,
+    extensions: { pg_trgm },
+    loadDataDir: config.pgliteSnapshot,
+  });
   return new Kysely<Database>({ dialect, plugins: [new JsonColumnsPlugin()] });
 }
 
