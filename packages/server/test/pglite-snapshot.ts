@@ -12,12 +12,7 @@ import { migrate } from '../src/db/database';
 import { JsonColumnsPlugin } from '../src/db/json-columns';
 import type { Database } from '../src/db/schema';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    pgliteSnapshot: string | undefined;
-  }
-}
-
+// (ProvidedContext's pgliteSnapshot is declared in test-app.ts, which every program with tests includes)
 export default async function setup(project: TestProject) {
   const pg = await PGlite.create({ extensions: { pg_trgm } });
   const db = new Kysely<Database>({

@@ -10,6 +10,13 @@ import type { UserRow } from '../src/db/schema';
 import { indexJobsIdle } from '../src/query/index-jobs';
 import { buildUser, type UserOverrides } from './factories';
 
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The migrated PGlite data directory of this run, from test/pglite-snapshot.ts (server-pglite only). */
+    pgliteSnapshot: string | undefined;
+  }
+}
+
 export const TEST_POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 
 /** Which database this test process runs on: the vitest project sets TEST_DB. */
