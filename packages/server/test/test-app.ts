@@ -29,6 +29,15 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
+/** The run's migrated snapshot; none outside a vitest worker (upload-memory-server.ts is a child process). */
+function pgliteSnapshotPath(): string | undefined {
+  try {
+    return inject('pgliteSnapshot');
+  } catch {
+    return undefined;
+  }
+}
+
 /** A fresh, migrated database: in-memory PGlite, or a schema of its own on PostgreSQL. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const kind = testDatabaseKind();
@@ -47,7 +56,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   // Every file starts from the migrated snapshot made once per run (test/pglite-snapshot.ts):
   // migrating a fresh PGlite took about 5 s of each file's time. migrate() then finds nothing to do.
-  const snapshot = inject('pgliteSnapshot');
+  const snapshot = pgliteSnapshotPath();
   const db = await openDatabase({
     databaseUrl: null,
     databaseSchema: null,
