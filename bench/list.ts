@@ -31,7 +31,7 @@ import { BENCH_ENVIRONMENT, BENCH_SCHEMA, BENCH_URL } from './generate';
 const ITERATIONS = 200;
 const COLD_ITERATIONS = 40;
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 12);
-const IDLE_SAMPLES = 5;
+const IDLE_SAMPLES = Number(process.env.BENCH_IDLE_SAMPLES ?? 5);
 const CONCURRENCY = 10;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 8;
@@ -455,6 +455,22 @@ async function main() {
     count.parameters as unknown[],
   );
   await client.end();
+  // (i) what a tenant pays for the others: planning of (a) on a warm connection, and the page query
+  // of (a) as the first statement of a new connection (its catalogue caches are cold)
+  const planning = planningTimes(plan.rows);
+  const firstOnConnection: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const newClient = new pg.Client({
+      connectionString: BENCH_URL,
+      options: `-c search_path=${BENCH_SCHEMA}`,
+    });
+    await newClient.connect();
+    const start = performance.now();
+    await newClient.query(page.sql, page.parameters as unknown[]);
+    firstOnConnection.push(performance.now() - start);
+    await newClient.end();
+  }
+  firstOnConnection.sort((x, y) => x - y);
   clearInterval(sampler);
   const referenceAtEnd = machineReferenceMs();
   const { rss: rssEnd, peak: rssPeak } = serverMemory(server);
@@ -502,6 +518,11 @@ async function main() {
       `${ms(rawCapped.p50)} / ${ms(rawCapped.p95)}`,
     ],
     ['(e) ratio HTTP (a) p50 / raw page p50', `${(a.p50 / rawPage.p50).toFixed(2)}`],
+    ['(i) planning time of the page query (a), warm connection', ms(planning)],
+    [
+      '(i) page query (a) as the first statement on a new connection (5x): median / max',
+      `${ms(percentile(firstOnConnection, 50))} / ${ms(firstOnConnection[firstOnConnection.length - 1])}`,
+    ],
     ['(e) ratio HTTP (a cold) p50 / raw page+count p50', `${(aCold.p50 / rawBoth.p50).toFixed(2)}`],
     [
       '(f) server resident memory: peak / end',
@@ -522,6 +543,12 @@ async function main() {
 
   server.kill('SIGTERM');
   await db.destroy();
+}
+
+/** The 'Planning Time' EXPLAIN ANALYZE reports, in ms. */
+function planningTimes(rows: { 'QUERY PLAN': string }[]): number {
+  const line = rows.map((r) => r['QUERY PLAN']).find((text) => text.startsWith('Planning Time'));
+  return Number(/([\d.]+) ms/.exec(line ?? '')?.[1] ?? Number.NaN);
 }
 
 main().catch((error) => {

@@ -435,12 +435,14 @@ describe('session cookies', () => {
   });
 
   test('an access token expires after tokenTtlSeconds', async () => {
-    const short = await createTestApp({ tokenTtlSeconds: 1 });
+    // 3 s, not 1: a token's iat is rounded down to the second, so a 1 s token could expire before a
+    // busy machine answered the first call
+    const short = await createTestApp({ tokenTtlSeconds: 3 });
     try {
       const user = await buildUser(short.db);
       const client = await short.client().login(user.username, user.password);
       expect((await client.get('/api/ttl_token')).statusCode).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 2100));
+      await new Promise((resolve) => setTimeout(resolve, 3100));
       const ttl = await client.get('/api/ttl_token');
       expect(ttl.statusCode).toBe(401);
       // The refresh cookie still renews the session.

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDataField, buildDefField, buildDisplayItem } from '../../test/entity-factories';
 import { buildDefDossier, buildEnvironment } from '../../test/factories';
 import { createTestDatabase, type TestDatabase } from '../../test/test-app';
+import { dossierPartition, entityDossierPartition } from '../db/partitions';
 import { scheduleFieldIndexSync, syncFieldIndexes } from './field-indexes';
 import { indexJobsIdle } from './index-jobs';
 import { likeContains } from './list-query';
@@ -16,10 +17,12 @@ afterAll(async () => {
   await database?.close();
 });
 
+/** The entity's cdx_ indexes, on its environment's partition (where every one must be). */
 async function indexes(defDossierId: number) {
+  const partition = await entityDossierPartition(database.db, defDossierId);
   const { rows } = await sql<{ indexname: string; indexdef: string }>`
     select indexname, indexdef from pg_indexes
-    where schemaname = current_schema() and tablename = 'content_dossier' and indexname like ${`cdx\\_${defDossierId}\\_%`}
+    where schemaname = current_schema() and tablename = ${partition} and indexname like ${`cdx\\_${defDossierId}\\_%`}
     order by indexname`.execute(database.db);
   return rows;
 }
@@ -90,12 +93,47 @@ describe('syncFieldIndexes', () => {
     await sql`set enable_seqscan = off`.execute(db);
     try {
       const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select id from content_dossier
-        where def_dossier_id = ${sql.lit(entity.id)} and (("values" ->> ${sql.lit(String(amount.id))})::numeric) >= 5
+        where environment_id = ${environment.id} and def_dossier_id = ${sql.lit(entity.id)} and (("values" ->> ${sql.lit(String(amount.id))})::numeric) >= 5
         order by (("values" ->> ${sql.lit(String(amount.id))})::numeric), id limit 50`.execute(db);
       expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toContain(`cdx_${entity.id}_${amount.id}`);
     } finally {
       await sql`reset enable_seqscan`.execute(db);
     }
+  });
+});
+
+describe('indexes per environment', () => {
+  it("sit on the environment's partition: another environment's query is planned without them", async () => {
+    const { db } = database;
+    const [first, second] = [await buildEnvironment(db), await buildEnvironment(db)];
+    const entityOf = async (environmentId: number) => {
+      const entity = await buildDefDossier(db, environmentId);
+      const amount = await buildDataField(
+        db,
+        entity,
+        (await buildDefField(db, environmentId, { type: 'amount' })).id,
+      );
+      await buildDisplayItem(db, entity, { dataFieldId: amount.id, view: 'list' });
+      await syncFieldIndexes(db, entity.id);
+      return { entity, amount };
+    };
+    const a = await entityOf(first.id);
+    const b = await entityOf(second.id);
+    expect(await entityDossierPartition(db, a.entity.id)).toBe(dossierPartition(first.id));
+    expect((await indexes(a.entity.id)).map((i) => i.indexname)).toEqual([
+      `cdx_${a.entity.id}_${a.amount.id}`,
+    ]);
+    const plan = (
+      await sql<{ 'QUERY PLAN': string }>`explain select id from content_dossier
+        where environment_id = ${second.id} and def_dossier_id = ${b.entity.id} order by id limit 50`.execute(
+        db,
+      )
+    ).rows
+      .map((r) => r['QUERY PLAN'])
+      .join('\n');
+    expect(plan).toContain(dossierPartition(second.id));
+    expect(plan).not.toContain(`${dossierPartition(first.id)} `);
+    expect(plan).not.toContain(`cdx_${a.entity.id}_`);
   });
 });
 

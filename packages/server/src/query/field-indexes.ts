@@ -1,6 +1,7 @@
 import { getFieldType, isFieldTypeName, parseFieldSettings } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { analyzeDossierPartition, entityDossierPartition } from '../db/partitions';
 import { checkedId, indexableCast, valueExpression } from './field-expression';
 import { concurrentlyKeyword, dossierIndexesNamed, runEntityIndexJob } from './index-jobs';
 import { dropStaleSortIndexes } from './sort-indexes';
@@ -49,9 +50,10 @@ export async function wantedFieldIndexes(db: Db, defDossierId: number): Promise<
   return wanted;
 }
 
-/** The cdx_ indexes of the entity that exist in the current schema, with their validity. */
+/** The cdx_ indexes of the entity that exist on its environment's partition, with their validity. */
 export async function existingFieldIndexes(db: Db, defDossierId: number) {
-  const rows = await dossierIndexesNamed(db, `cdx_${checkedId(defDossierId)}_`);
+  const partition = await entityDossierPartition(db, defDossierId);
+  const rows = await dossierIndexesNamed(db, partition, `cdx_${checkedId(defDossierId)}_`);
   return rows.filter((row) => /^cdx_\d+_\d+$/.test(row.name));
 }
 
@@ -62,6 +64,7 @@ export async function syncFieldIndexes(
   options: FieldIndexOptions = {},
 ): Promise<{ created: string[]; dropped: string[] }> {
   const id = checkedId(defDossierId);
+  const partition = await entityDossierPartition(db, defDossierId);
   const concurrently = await concurrentlyKeyword(db, options.concurrently);
   const wanted = await wantedFieldIndexes(db, defDossierId);
   const existing = await existingFieldIndexes(db, defDossierId);
@@ -82,17 +85,18 @@ export async function syncFieldIndexes(
     // id last: ORDER BY <expression>, id LIMIT n reads the index in order, with no sort.
     await sql
       .raw(
-        `create index ${concurrently}if not exists ${name} on content_dossier (${expression}, id) where def_dossier_id = ${id}`,
+        `create index ${concurrently}if not exists ${name} on ${partition} (${expression}, id) where def_dossier_id = ${id}`,
       )
       .execute(db);
     // Expression statistics: the planner ignores those of partial indexes, and without them it
-    // guesses 0.5% for every range and picks the wrong index.
+    // guesses 0.5% for every range and picks the wrong index. A query pruned to one partition is
+    // estimated with that partition's statistics.
     await sql
-      .raw(`create statistics if not exists ${statisticsName(name)} on ${expression} from content_dossier`)
+      .raw(`create statistics if not exists ${statisticsName(name)} on ${expression} from ${partition}`)
       .execute(db);
     created.push(name);
   }
-  if (created.length) await sql`analyze content_dossier`.execute(db);
+  if (created.length) await analyzeDossierPartition(db, partition);
   return { created, dropped };
 }
 

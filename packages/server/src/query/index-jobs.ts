@@ -49,14 +49,14 @@ export async function concurrentlyKeyword(db: Db, concurrently?: boolean): Promi
   return (concurrently ?? !(await isPglite(db))) ? 'concurrently ' : '';
 }
 
-/** The indexes on content_dossier in the current schema whose names start with `prefix`, with validity. */
-export async function dossierIndexesNamed(db: Db, prefix: string) {
+/** The indexes on a content_dossier partition whose names start with `prefix`, with validity. */
+export async function dossierIndexesNamed(db: Db, partition: string, prefix: string) {
   const { rows } = await sql<{ name: string; valid: boolean }>`
     select c.relname as name, x.indisvalid as valid
     from pg_class c
     join pg_index x on x.indexrelid = c.oid
     join pg_class t on t.oid = x.indrelid
-    where t.relname = 'content_dossier' and c.relnamespace = current_schema()::regnamespace
+    where t.relname = ${partition} and c.relnamespace = current_schema()::regnamespace
       and left(c.relname, ${prefix.length}) = ${prefix}`.execute(db);
   return rows;
 }

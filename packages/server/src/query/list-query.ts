@@ -272,7 +272,7 @@ export function parseListParams(query: Raw, ctx: ParseContext): ParseResult {
       if (!(allowed as string[]).includes(name)) errors[aggregate.key] = LIST_MESSAGES.invalidAggregate;
       else params.aggregations.push({ column, aggregate: name as Aggregation, param: aggregate.key });
     }
-    const filter = compileFilter(column, itemId, parts, errors);
+    const filter = compileFilter(column, itemId, parts, errors, ctx.environmentId);
     if (filter) params.filters.push(filter);
     if (filter && column.kind === 'field' && isEquality(column, present))
       params.indexUse.equalities.push(column);
@@ -285,7 +285,7 @@ export function parseListParams(query: Raw, ctx: ParseContext): ParseResult {
     const order = (orders[index] ?? 'ASC').toUpperCase();
     const direction = order === 'DESC' ? 'desc' : 'asc';
     if (order !== 'ASC' && order !== 'DESC') errors.sortOrder = LIST_MESSAGES.invalidValue;
-    const sort = sortExpression(name, ctx.filterable, params.summaryKeys, ctx.defDossierId);
+    const sort = sortExpression(name, ctx.filterable, params.summaryKeys, ctx);
     if (sort === 'unknown') errors.sort = LIST_MESSAGES.unknownItem;
     else if (sort === 'unsortable') errors.sort = LIST_MESSAGES.notSortable;
     else {
@@ -317,7 +317,7 @@ function sortExpression(
   name: string,
   columns: Map<number, Column>,
   summaryKeys: SummaryKeys,
-  defDossierId: number,
+  { defDossierId, environmentId }: { defDossierId: number; environmentId: number },
 ): { expression: RawBuilder<unknown>; column?: Column } | 'unknown' | 'unsortable' {
   if (name === 'summary')
     return { expression: sql.raw(summaryExpression('content_dossier', summaryKeys.get(defDossierId))) };
@@ -333,37 +333,41 @@ function sortExpression(
   if (!column) return 'unknown';
   if (!column.sortable) return 'unsortable';
   if (column.kind === 'link')
-    return { expression: sql`(${linkedSummary(column.link, summaryKeys)})`, column };
+    return { expression: sql`(${linkedSummary(column.link, summaryKeys, environmentId)})`, column };
   return { expression: sql.raw(column.expression), column };
 }
 
+// The subqueries below name the environment as a value, not as the outer row's column: only a value
+// lets the planner prune content_link to the environment's partition (a correlated column would have
+// it plan a scan of every tenant's partition).
+
 /** The summary (the one the reader sees) of the first dossier linked through a (single) link, for sorting. */
-function linkedSummary(link: LinkRow, summaryKeys: SummaryKeys): RawBuilder<unknown> {
+function linkedSummary(link: LinkRow, summaryKeys: SummaryKeys, environmentId: number): RawBuilder<unknown> {
   const forward = sql.raw(checkedId(link.id));
   const back = link.back_link_id ? sql.raw(checkedId(link.back_link_id)) : null;
   // the linked dossiers are of the link's child entity, from either side
   const summary = sql.raw(summaryExpression('l', summaryKeys.get(link.child_def_dossier_id)));
   const viaForward = sql`(select ${summary} from content_link cl
     join content_dossier l on l.id = cl.child_id and l.environment_id = cl.environment_id
-    where cl.environment_id = content_dossier.environment_id and cl.link_id = ${forward}
+    where cl.environment_id = ${environmentId} and cl.link_id = ${forward}
       and cl.parent_id = content_dossier.id order by cl.rank, cl.id limit 1)`;
   if (!back) return viaForward;
   return sql`coalesce(${viaForward}, (select ${summary} from content_link cl
     join content_dossier l on l.id = cl.parent_id and l.environment_id = cl.environment_id
-    where cl.environment_id = content_dossier.environment_id and cl.link_id = ${back}
+    where cl.environment_id = ${environmentId} and cl.link_id = ${back}
       and cl.child_id = content_dossier.id order by cl.rank, cl.id limit 1))`;
 }
 
 /** Dossiers linked to any of `ids` through the link, read in both directions. */
-function linkedTo(link: LinkRow, ids: number[]): RawBuilder<boolean> {
+function linkedTo(link: LinkRow, ids: number[], environmentId: number): RawBuilder<boolean> {
   const forward = sql.raw(checkedId(link.id));
   const viaForward = sql<boolean>`exists (select 1 from content_link cl
-    where cl.environment_id = content_dossier.environment_id and cl.link_id = ${forward}
+    where cl.environment_id = ${environmentId} and cl.link_id = ${forward}
     and cl.parent_id = content_dossier.id and cl.child_id in (${sql.join(ids)}))`;
   if (!link.back_link_id) return viaForward;
   const back = sql.raw(checkedId(link.back_link_id));
   return sql<boolean>`(${viaForward} or exists (select 1 from content_link cl
-    where cl.environment_id = content_dossier.environment_id and cl.link_id = ${back}
+    where cl.environment_id = ${environmentId} and cl.link_id = ${back}
     and cl.child_id = content_dossier.id and cl.parent_id in (${sql.join(ids)})))`;
 }
 
@@ -387,6 +391,7 @@ function compileFilter(
   itemId: number,
   parts: Map<string, { key: string; value: string | undefined }>,
   errors: Record<string, string>,
+  environmentId: number,
 ): RawBuilder<boolean> | null {
   const get = (suffix: string) => {
     const p = parts.get(suffix);
@@ -402,7 +407,7 @@ function compileFilter(
     if (value === undefined) return null;
     const ids = parseIds(value);
     if (!ids) errors[key('')] = LIST_MESSAGES.invalidValue;
-    else conditions.push(linkedTo(column.link, ids));
+    else conditions.push(linkedTo(column.link, ids, environmentId));
     return conditions[0] ?? null;
   }
 

@@ -9,6 +9,7 @@ import {
 import { adminSetup } from '../../test/entity-test-setup';
 import { buildDefDossier } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { entityDossierPartition } from '../db/partitions';
 import { syncFieldIndexes } from './field-indexes';
 import { indexJobsIdle } from './index-jobs';
 import { type Column, columnOf, type ListParams, parseListParams } from './list-query';
@@ -42,7 +43,7 @@ async function caseEntity() {
 const indexNames = async (entityId: number) =>
   (
     await sql<{ indexname: string; indexdef: string }>`select indexname, indexdef from pg_indexes
-      where schemaname = current_schema() and tablename = 'content_dossier'
+      where schemaname = current_schema() and tablename = ${await entityDossierPartition(t.db, entityId)}
         and indexname like ${`cdxc\\_${entityId}\\_%`} order by indexname`.execute(t.db)
   ).rows;
 
@@ -131,7 +132,7 @@ describe('sort indexes learnt from use', () => {
     await sql`set enable_seqscan = off`.execute(t.db);
     try {
       const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select id from content_dossier
-        where def_dossier_id = ${sql.lit(c.entity.id)} and ("values" -> ${sql.lit(String(c.status.data.id))}) = '${sql.raw(String(open.id))}'::jsonb
+        where environment_id = ${sql.lit(c.s.environment.id)} and def_dossier_id = ${sql.lit(c.entity.id)} and ("values" -> ${sql.lit(String(c.status.data.id))}) = '${sql.raw(String(open.id))}'::jsonb
         order by ("values" ->> ${sql.lit(String(c.due.data.id))}) desc, id desc limit 10`.execute(t.db);
       const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
       expect(plan, plan).toContain(name);

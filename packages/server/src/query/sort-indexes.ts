@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
+import { entityDossierPartition } from '../db/partitions';
 import { checkedId } from './field-expression';
 import { concurrentlyKeyword, dossierIndexesNamed, runEntityIndexJob } from './index-jobs';
 import type { ListParams } from './list-query';
@@ -74,9 +75,10 @@ export function noteSortIndexUse(
   );
 }
 
-/** The sort indexes of the entity in the current schema, with their field ids and validity. */
+/** The sort indexes of the entity on its environment's partition, with their field ids and validity. */
 export async function existingSortIndexes(db: Db, defDossierId: number) {
-  const rows = await dossierIndexesNamed(db, `${PREFIX}${checkedId(defDossierId)}_`);
+  const partition = await entityDossierPartition(db, defDossierId);
+  const rows = await dossierIndexesNamed(db, partition, `${PREFIX}${checkedId(defDossierId)}_`);
   return rows.flatMap((row) => {
     const m = NAME.exec(row.name);
     return m ? [{ ...row, fieldIds: m[2].slice(1).split('_').map(Number) }] : [];
@@ -93,10 +95,11 @@ export async function buildSortIndex(
   const existing = await existingSortIndexes(db, defDossierId);
   if (existing.some((e) => e.name === index.name) || existing.length >= MAX_PER_ENTITY) return false;
   const concurrently = await concurrentlyKeyword(db, options.concurrently);
+  const partition = await entityDossierPartition(db, defDossierId);
   // Only our own ids and the field-expression texts reach the DDL (see field-expression.ts).
   await sql
     .raw(
-      `create index ${concurrently}if not exists ${index.name} on content_dossier (${index.expressions.join(', ')}, id) where def_dossier_id = ${checkedId(defDossierId)}`,
+      `create index ${concurrently}if not exists ${index.name} on ${partition} (${index.expressions.join(', ')}, id) where def_dossier_id = ${checkedId(defDossierId)}`,
     )
     .execute(db);
   return true;

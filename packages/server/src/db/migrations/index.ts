@@ -15,6 +15,7 @@ import * as summaryVariantsTextIndex from './2026-11-24T1020-summary-variants-te
 import * as exportHtmlPermission from './2026-11-25T1300-export-html-permission';
 import * as summaryRefresh from './2026-11-25T1400-summary-refresh';
 import * as fieldRoleVisibility from './2026-11-25T1410-field-role-visibility';
+import * as dossiersPartitionedByEnvironment from './2026-11-25T1500-dossiers-partitioned-by-environment';
 
 // Listed by hand so the migrator needs no file-system scan. Kysely runs them in name order,
 // so every name starts with its UTC date and time.
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T1300-export-html-permission': exportHtmlPermission,
   '2026-11-25T1400-summary-refresh': summaryRefresh,
   '2026-11-25T1410-field-role-visibility': fieldRoleVisibility,
+  '2026-11-25T1500-dossiers-partitioned-by-environment': dossiersPartitionedByEnvironment,
 };

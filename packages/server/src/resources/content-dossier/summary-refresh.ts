@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { analyzeDossierPartition, dossierPartition } from '../../db/partitions';
 import {
   computeSummary,
   type Entity,
@@ -152,7 +153,7 @@ async function rewrite(db: Db, entity: Entity, started: Date, written: number) {
   let total = written + (await refreshSummaries(db, entity));
   total += await refreshSummaries(db, entity, { since: started });
   // the planner's estimates of summary searches come from the statistics of the rewritten texts
-  if (total >= ANALYZE_AFTER) await sql`analyze content_dossier`.execute(db);
+  if (total >= ANALYZE_AFTER) await analyzeDossierPartition(db, dossierPartition(entity.environment_id));
 }
 
 const jobs = new WeakMap<Db, Map<number, Promise<void>>>();
