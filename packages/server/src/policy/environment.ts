@@ -191,3 +191,14 @@ export async function requireEnvironmentAdmin(db: Db, user: UserRow, environment
   if (!isEnvironmentAdmin(access)) throw forbidden();
   return access;
 }
+
+/** A configuration row for an admin of its environment; a missing row answers 404 as a foreign one does. */
+export async function administeredRow<T extends { environment_id: number }>(
+  db: Db,
+  user: UserRow,
+  row: T | undefined,
+): Promise<T> {
+  if (!row) throw notFound();
+  await requireEnvironmentAdmin(db, user, row.environment_id);
+  return row;
+}

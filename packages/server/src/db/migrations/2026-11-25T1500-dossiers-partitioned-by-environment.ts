@@ -223,14 +223,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       db,
     );
 
-  // A link's dossiers are found on its own environment's partition.
+  // A link's dossiers are found on its own environment's partition, by their whole key: with
+  // `d.id in (parent_id, child_id)` the planner could only use environment_id as the index condition
+  // and read every dossier of the environment for each link written.
   await sql`
     create or replace function bump_entity_data_version_of_links() returns trigger language plpgsql as $$
     begin
       insert into entity_data_version as v (def_dossier_id, version)
       select distinct d.def_dossier_id, 1
-      from changed_rows l
-      join content_dossier d on d.environment_id = l.environment_id and d.id in (l.parent_id, l.child_id)
+      from (select environment_id, parent_id as id from changed_rows
+            union select environment_id, child_id from changed_rows) l
+      join content_dossier d on d.environment_id = l.environment_id and d.id = l.id
       where exists (select 1 from def_dossier e where e.id = d.def_dossier_id)
       order by d.def_dossier_id
       on conflict (def_dossier_id) do update set version = v.version + 1;

@@ -17,10 +17,10 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
-import { answers, notFound } from '../../http-errors';
+import { answers } from '../../http-errors';
 import { entityAbilities } from '../../policy/abilities';
 import { openEntityScope } from '../../policy/entity';
-import { requireEnvironmentAdmin } from '../../policy/environment';
+import { administeredRow, requireEnvironmentAdmin } from '../../policy/environment';
 import { MEMBER_ENTITY_SETTINGS, openEntityLayout } from '../../policy/member-layout';
 import { presentDefDossier } from './present';
 import {
@@ -44,12 +44,8 @@ export const defDossierRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
   /** The entity, for an admin of its environment; 404 when it does not exist. */
-  const adminEntity = async (user: Parameters<typeof requireEnvironmentAdmin>[1], id: number) => {
-    const row = await findDefDossier(db, id);
-    if (!row) throw notFound();
-    await requireEnvironmentAdmin(db, user, row.environment_id);
-    return row;
-  };
+  const adminEntity = async (user: Parameters<typeof requireEnvironmentAdmin>[1], id: number) =>
+    administeredRow(db, user, await findDefDossier(db, id));
 
   app.get(
     '/defdossier',

@@ -13,8 +13,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
 import type { UserRow } from '../../db/schema';
-import { answers, notFound } from '../../http-errors';
-import { requireEnvironmentAdmin } from '../../policy/environment';
+import { answers } from '../../http-errors';
+import { administeredRow, requireEnvironmentAdmin } from '../../policy/environment';
 import { environmentOfRanks } from '../def-dossier/service';
 import { findDefField } from '../def-field/service';
 import { presentListOption } from './present';
@@ -34,12 +34,8 @@ const tags = ['deffieldlist'];
 export const defFieldListRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
-  const adminOption = async (user: UserRow, id: number) => {
-    const row = await findListOption(db, id);
-    if (!row) throw notFound();
-    await requireEnvironmentAdmin(db, user, row.environment_id);
-    return row;
-  };
+  const adminOption = async (user: UserRow, id: number) =>
+    administeredRow(db, user, await findListOption(db, id));
 
   app.get(
     '/deffieldlist',
@@ -53,9 +49,7 @@ export const defFieldListRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const user = await currentUser(request);
-      const field = await findDefField(db, request.query.defField);
-      if (!field) throw notFound();
-      await requireEnvironmentAdmin(db, user, field.environment_id);
+      const field = await administeredRow(db, user, await findDefField(db, request.query.defField));
       const { rows, pager } = await listListOptions(db, field.id, request.query);
       return { results: rows.map(presentListOption), pager };
     },

@@ -12,8 +12,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
 import type { UserRow } from '../../db/schema';
-import { answers, notFound } from '../../http-errors';
-import { requireEnvironmentAdmin } from '../../policy/environment';
+import { answers } from '../../http-errors';
+import { administeredRow, requireEnvironmentAdmin } from '../../policy/environment';
 import { presentDefField, presentDefFields } from './present';
 import { createDefField, deleteDefField, findDefField, listDefFields, updateDefField } from './service';
 
@@ -36,12 +36,8 @@ const tags = ['deffield'];
 export const defFieldRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
-  const adminField = async (user: UserRow, id: number) => {
-    const row = await findDefField(db, id);
-    if (!row) throw notFound();
-    await requireEnvironmentAdmin(db, user, row.environment_id);
-    return row;
-  };
+  const adminField = async (user: UserRow, id: number) =>
+    administeredRow(db, user, await findDefField(db, id));
 
   app.get(
     '/deffield',

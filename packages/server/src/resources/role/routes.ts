@@ -11,8 +11,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
 import type { UserRow } from '../../db/schema';
-import { answers, notFound } from '../../http-errors';
-import { requireEnvironmentAdmin } from '../../policy/environment';
+import { answers } from '../../http-errors';
+import { administeredRow, requireEnvironmentAdmin } from '../../policy/environment';
 import { presentRole } from './present';
 import { createRole, deleteRole, findRole, listRoles, updateRole } from './service';
 
@@ -26,12 +26,7 @@ const tags = ['role'];
 export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
-  const adminRole = async (user: UserRow, id: number) => {
-    const row = await findRole(db, id);
-    if (!row) throw notFound();
-    await requireEnvironmentAdmin(db, user, row.environment_id);
-    return row;
-  };
+  const adminRole = async (user: UserRow, id: number) => administeredRow(db, user, await findRole(db, id));
 
   app.get(
     '/role',
