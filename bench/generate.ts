@@ -1,11 +1,12 @@
 // Fills the `bench` schema of PostgreSQL with one environment, one entity of N dossiers with ten
 // fields of mixed types, a link entity and N link rows. Usage:
 //   npx tsx bench/generate.ts --count 1000000
+// The writing part (fillBenchData) takes any migrated database, PGlite too (bench/embedded.ts).
 // BENCH_DATABASE_URL (default postgres://root@127.0.0.1:5432/dossierbase_bench, created when
 // missing), BENCH_SCHEMA (default bench).
 import { sql } from 'kysely';
 import pg from 'pg';
-import { dropSchema, migrate, openDatabase } from '../packages/server/src/db/database';
+import { type Db, dropSchema, migrate, openDatabase } from '../packages/server/src/db/database';
 import { syncFieldIndexes } from '../packages/server/src/query/field-indexes';
 
 // A database of its own: pg_trgm lives in the schema that first creates it, so a bench schema in
@@ -59,7 +60,29 @@ async function main() {
   const db = await openDatabase({ databaseUrl: BENCH_URL, databaseSchema: BENCH_SCHEMA, dataDir: '' });
   await migrate(db);
   log(`schema ${BENCH_SCHEMA} migrated`);
+  await fillBenchData(db, count, log);
+  await db.destroy();
+}
 
+export interface BenchData {
+  environmentId: number;
+  /** the entity 'Case' of `count` dossiers */
+  entityId: number;
+  clientEntityId: number;
+}
+
+/**
+ * Writes the bench data into a migrated, empty database: ten users, the environment, the entities
+ * 'Case' (ten fields in the list and show/edit views) and 'Client', `count` cases and their link
+ * rows, then the GIN indexes, VACUUM (ANALYZE) and the field indexes. Runs on PostgreSQL and on
+ * PGlite (one connection: syncFieldIndexes builds without CONCURRENTLY there). `log` gets the
+ * progress lines.
+ */
+export async function fillBenchData(
+  db: Db,
+  count: number,
+  log: (message: string) => void = console.log,
+): Promise<BenchData> {
   const users = await db
     .insertInto('app_user')
     .values(
@@ -266,7 +289,63 @@ async function main() {
   log(`field indexes: ${created.join(', ')}`);
   await sql`analyze content_dossier`.execute(db);
   log(`done: entity ${cases.id}, ${count.toLocaleString('en')} dossiers`);
-  await db.destroy();
+  return { environmentId: environment.id, entityId: cases.id, clientEntityId: clients.id };
+}
+
+export type BenchFieldName = (typeof BENCH_FIELDS)[number][0];
+
+/** The ids of the bench data that requests send (list.ts, embedded.ts). */
+export interface BenchCase {
+  environmentId: number;
+  entityId: number;
+  /** the display item of a field in the list view (filters, sorts, aggregations) */
+  listItem: (name: BenchFieldName) => number;
+  /** the display item of a field in the show/edit view (the keys of a create body) */
+  editItem: (name: BenchFieldName) => number;
+  /** the second option (by rank) of the status list */
+  statusOption: number;
+}
+
+/** Reads the ids of the bench environment (the first one named BENCH_ENVIRONMENT) and its entity Case. */
+export async function benchCase(db: Db): Promise<BenchCase> {
+  const environment = await db
+    .selectFrom('environment')
+    .select('id')
+    .where('name', '=', BENCH_ENVIRONMENT)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const entity = await db
+    .selectFrom('def_dossier')
+    .select('id')
+    .where('environment_id', '=', environment.id)
+    .orderBy('id')
+    .executeTakeFirstOrThrow();
+  const items = await db
+    .selectFrom('display_item as i')
+    .innerJoin('def_dossier_def_field as dd', 'dd.id', 'i.def_dossier_def_field_id')
+    .select(['i.id', 'i.view', 'dd.name'])
+    .where('i.def_dossier_id', '=', entity.id)
+    .execute();
+  const item = (view: string) => (name: BenchFieldName) => {
+    const found = items.find((i) => i.name === name && i.view === view);
+    if (!found) throw new Error(`bench display item ${view} ${name} missing`);
+    return found.id;
+  };
+  const option = await db
+    .selectFrom('def_field_list')
+    .select('id')
+    .where('environment_id', '=', environment.id)
+    .orderBy('rank')
+    .offset(1)
+    .limit(1)
+    .executeTakeFirstOrThrow();
+  return {
+    environmentId: environment.id,
+    entityId: entity.id,
+    listItem: item('list'),
+    editItem: item('show/edit'),
+    statusOption: option.id,
+  };
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -1,18 +1,21 @@
-// Pieces shared by bench/faults.ts and bench/load.ts: the server as a child process started as
-// `npm start` starts it, signing in over HTTP, the demo's ids, and small figures helpers.
+// Pieces shared by the benches (faults.ts, load.ts, list.ts, embedded.ts): the server as a child
+// process started as `npm start` starts it, signing in over HTTP, the demo's ids, the requests (a)
+// and (c) of list.ts, and small figures helpers.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
+import { hashPassword } from '../packages/server/src/auth/passwords';
 import type { Db } from '../packages/server/src/db/database';
 import { freePort } from '../packages/server/test/free-port';
 // @ts-expect-error: a plain .mjs module of the start script, without types
 import { serverNodeArgs } from '../scripts/server-node-args.mjs';
+import type { BenchCase } from './generate';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..');
 export const ADMIN_PASSWORD = 'bench admin password of some length';
 export const DEMO_PASSWORD = 'bench demo password of some length';
-const JWT_SECRET = 'bench-secret-of-enough-length!!';
+export const JWT_SECRET = 'bench-secret-of-enough-length!!';
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -20,6 +23,45 @@ export const percentile = (sorted: number[], p: number) =>
   sorted.length === 0
     ? Number.NaN
     : sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+
+export const ms = (n: number) => `${n.toFixed(1)} ms`;
+
+/** Runs `run` `times` times one after the other; p50 and p95 of the durations (ms). */
+export async function timed(times: number, run: () => Promise<void>) {
+  const samples: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const start = performance.now();
+    await run();
+    samples.push(performance.now() - start);
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: percentile(samples, 50), p95: percentile(samples, 95) };
+}
+
+/** Waits until the server answers `path` with 2xx, looking every `intervalMs` (about a minute at most by default). */
+export async function waitForServer(
+  address: string,
+  {
+    path = '/api/config',
+    intervalMs = 200,
+    timeoutMs = 60_000,
+    alive = () => true,
+  }: { path?: string; intervalMs?: number; timeoutMs?: number; alive?: () => boolean } = {},
+) {
+  const started = performance.now();
+  while (performance.now() - started < timeoutMs) {
+    if (!alive()) throw new Error('the server stopped while starting');
+    try {
+      const response = await fetch(`${address}${path}`);
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await sleep(intervalMs);
+  }
+  throw new Error('the server did not start');
+}
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -131,6 +173,19 @@ export function residentBytes(pid: number | undefined): number {
   } catch {
     return 0;
   }
+}
+
+/** Resident memory of a process now (VmRSS) and at its peak (VmHWM), from /proc (bytes); 0 once it has ended. */
+export function serverMemory(server: { pid?: number }): { rss: number; peak: number } {
+  let status: string;
+  try {
+    status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
+  } catch {
+    return { rss: 0, peak: 0 };
+  }
+  const kb = (field: string) =>
+    Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
 /** CPU seconds (user + system) a process has used so far, from /proc; 0 once it has ended. */
@@ -254,4 +309,69 @@ export function failureLabel(error: unknown): string {
   if (cause?.code === 'ECONNREFUSED') return 'refused';
   if (cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET') return 'reset';
   return cause?.code ?? (error as Error).name ?? 'error';
+}
+
+/** A user with a password who is environment admin of the environment (list.ts, embedded.ts). */
+export async function createEnvironmentAdmin(
+  db: Db,
+  environmentId: number,
+  username: string,
+  password: string,
+) {
+  const admin = await db
+    .insertInto('app_user')
+    .values({
+      username,
+      email: null,
+      password_hash: await hashPassword(password),
+      first_name: 'Bench',
+      last_name: 'Admin',
+      roles: ['ROLE_USER'],
+      locale: null,
+      private_settings: {},
+      otp_secret: null,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('environment_user')
+    .values({
+      environment_id: environmentId,
+      user_id: admin.id,
+      credentials: ['environment-admin'],
+      role_ids: [],
+    })
+    .execute();
+  return admin;
+}
+
+/**
+ * The query of list.ts's (a): list 50 of the bench Case entity with a status option filter and a
+ * price range 1000-5000, sorted by due date, newest first.
+ */
+export function listFilterA(bench: BenchCase): Record<string, string> {
+  return {
+    defDossier: String(bench.entityId),
+    environment: String(bench.environmentId),
+    limit: '50',
+    page: '0',
+    [bench.listItem('status')]: String(bench.statusOption),
+    [`${bench.listItem('price')}_min`]: '1000',
+    [`${bench.listItem('price')}_max`]: '5000',
+    'sort[]': String(bench.listItem('due')),
+    'sortOrder[]': 'DESC',
+  };
+}
+
+/** The body of list.ts's (c): POST /api/contentdossier, a bench case with title, price, due date and status. */
+export function createBodyC(bench: BenchCase): string {
+  return JSON.stringify({
+    defDossier: bench.entityId,
+    values: {
+      [bench.editItem('title')]: 'Bench created',
+      [bench.editItem('price')]: '123,45',
+      [bench.editItem('due')]: '2026-05-01',
+      [bench.editItem('status')]: bench.statusOption,
+    },
+  });
 }

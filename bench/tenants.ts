@@ -35,8 +35,15 @@ async function removeTenants(db: Db): Promise<number> {
     .execute();
   for (const { id } of tenants) {
     await db.deleteFrom('environment').where('id', '=', id).execute();
-    for (const table of ['content_link', 'dossier_log', 'content_dossier'])
-      await sql`drop table if exists ${sql.table(`${table}_e${id}`)}`.execute(db);
+    // detached first: a partition that foreign keys refer to cannot be dropped while attached
+    for (const table of ['content_link', 'dossier_log', 'content_dossier']) {
+      const partition = `${table}_e${id}`;
+      const attached = await sql`select 1 from pg_inherits i join pg_class c on c.oid = i.inhrelid
+        where c.relname = ${partition} and c.relnamespace = current_schema()::regnamespace`.execute(db);
+      if (attached.rows.length)
+        await sql`alter table ${sql.table(table)} detach partition ${sql.table(partition)}`.execute(db);
+      await sql`drop table if exists ${sql.table(partition)}`.execute(db);
+    }
   }
   return tenants.length;
 }
