@@ -11,7 +11,7 @@
 // from start to the first answer of /api/health, list (a) and create (c) of list.ts over loopback
 // with one client, and the resident memory of the server and of the database processes, sampled
 // every 50 ms. Everything is stopped and removed at the end (also after Ctrl-C).
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -22,19 +22,18 @@ import { migrate, openDatabase } from '../packages/server/src/db/database';
 import { clusterOptions } from '../packages/server/src/db/embedded-postgres';
 import { USES_BEFORE_BUILD } from '../packages/server/src/query/sort-indexes';
 import { freePort } from '../packages/server/test/free-port';
-// @ts-expect-error: a plain .mjs module of the start script, without types
-import { serverNodeArgs } from '../scripts/server-node-args.mjs';
 import { benchCase, fillBenchData } from './generate';
 import {
   createBodyC,
   createEnvironmentAdmin,
-  JWT_SECRET,
   listFilterA,
   ms,
-  repoRoot,
+  type ServerProcess,
   serverMemory,
   signIn,
   sleep,
+  spawnServer,
+  stopServer,
   timed,
   waitForServer,
 } from './harness';
@@ -266,54 +265,6 @@ interface Result {
   sortIndexes: string[];
 }
 
-/** Starts packages/server/src/main.ts with the node arguments of `npm start`, as list.ts does. */
-async function spawnServer(env: Record<string, string>) {
-  const port = await freePort();
-  const child = spawn(
-    process.execPath,
-    [...serverNodeArgs, path.join(repoRoot, 'packages/server/src/main.ts')],
-    {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        SEED_DEMO: 'false',
-        LOG_LEVEL: 'warn',
-        JWT_SECRET,
-        DATABASE_URL: '',
-        DATABASE_SCHEMA: '',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  leftovers.servers.add(child);
-  const tail: string[] = [];
-  const keep = (chunk: Buffer) => {
-    for (const line of chunk.toString().split('\n')) {
-      if (!line) continue;
-      console.log(`  [server] ${line.slice(0, 300)}`);
-      tail.push(line);
-      if (tail.length > 40) tail.shift();
-    }
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  return { child, address: `http://127.0.0.1:${port}`, tail, exited };
-}
-
-async function stopServer(server: Awaited<ReturnType<typeof spawnServer>>) {
-  if (server.child.exitCode === null && server.child.signalCode === null) {
-    server.child.kill('SIGTERM');
-    const timer = setTimeout(() => server.child.kill('SIGKILL'), 30_000);
-    await server.exited;
-    clearTimeout(timer);
-  }
-  leftovers.servers.delete(server.child);
-}
-
 const SORT_INDEXES_SQL = `select indexname as name from pg_indexes
   where schemaname = current_schema() and indexname like 'cdxc\\_%' order by 1`;
 
@@ -350,7 +301,7 @@ async function runMode(mode: ModeName, count: number): Promise<Result> {
   // the server's DATA_DIR: PGlite lives in its pgdata; on PostgreSQL it holds nothing of the data
   const dataDir = path.join(dir, 'data');
   mkdirSync(dataDir);
-  let server: Awaited<ReturnType<typeof spawnServer>> | null = null;
+  let server: ServerProcess | null = null;
   let memory: ReturnType<typeof memorySampler> | null = null;
   try {
     // a. a fresh database, migrated and filled
@@ -380,8 +331,17 @@ async function runMode(mode: ModeName, count: number): Promise<Result> {
     }
     const spawned = performance.now();
     server = await spawnServer(
-      cluster ? { DATABASE_URL: cluster.url, DATA_DIR: dataDir } : { DATA_DIR: dataDir },
+      {
+        SEED_DEMO: 'false',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: cluster?.url ?? '',
+        DATABASE_SCHEMA: '',
+        DATA_DIR: dataDir,
+        EMBEDDED_DATABASE: cluster ? 'postgres' : 'pglite',
+      },
+      { quietLog: false },
     );
+    leftovers.servers.add(server.child);
     memory = memorySampler(server.child, () => cluster?.postmasterPid() ?? 0);
     const { child, address } = server;
     try {

@@ -80,7 +80,25 @@ export interface ServerProcess {
  * (scripts/server-node-args.mjs: a 192 MB old generation) and waits until it answers.
  * `env` adds to (and overrides) the defaults: loopback, a fixed JWT secret, no web client.
  */
-export async function startServer(env: Record<string, string>, { quietLog = true } = {}) {
+export async function startServer(env: Record<string, string>, options: { quietLog?: boolean } = {}) {
+  const server = await spawnServer(env, options);
+  const { child, tail, address } = server;
+  const started = performance.now();
+  while (performance.now() - started < 120_000) {
+    if (!server.alive()) throw new Error(`the server stopped while starting:\n${tail.join('\n')}`);
+    try {
+      if ((await fetch(`${address}/api/config`)).ok) return server;
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  child.kill('SIGKILL');
+  throw new Error('the server did not start within 120 s');
+}
+
+/** The server's process as startServer starts it, without waiting for it to answer. */
+export async function spawnServer(env: Record<string, string>, { quietLog = true } = {}) {
   const port = await freePort();
   const address = `http://127.0.0.1:${port}`;
   const child = spawn(
@@ -125,18 +143,7 @@ export async function startServer(env: Record<string, string>, { quietLog = true
     exited,
     alive: () => child.exitCode === null && child.signalCode === null,
   };
-  const started = performance.now();
-  while (performance.now() - started < 120_000) {
-    if (!server.alive()) throw new Error(`the server stopped while starting:\n${tail.join('\n')}`);
-    try {
-      if ((await fetch(`${address}/api/config`)).ok) return server;
-    } catch {
-      // not listening yet
-    }
-    await sleep(200);
-  }
-  child.kill('SIGKILL');
-  throw new Error('the server did not start within 120 s');
+  return server;
 }
 
 /** Stops the server as an operator would (SIGTERM: it closes its database) and waits for it. */
@@ -312,11 +319,17 @@ export function failureLabel(error: unknown): string {
 }
 
 /** A user with a password who is environment admin of the environment (list.ts, embedded.ts). */
-export async function createEnvironmentAdmin(
+export function createEnvironmentAdmin(db: Db, environmentId: number, username: string, password: string) {
+  return createMember(db, environmentId, username, password, { credentials: ['environment-admin'] });
+}
+
+/** A user with a password, member of the environment with these credentials and roles. */
+export async function createMember(
   db: Db,
   environmentId: number,
   username: string,
   password: string,
+  { credentials = [], roleIds = [] }: { credentials?: string[]; roleIds?: number[] } = {},
 ) {
   const admin = await db
     .insertInto('app_user')
@@ -325,7 +338,7 @@ export async function createEnvironmentAdmin(
       email: null,
       password_hash: await hashPassword(password),
       first_name: 'Bench',
-      last_name: 'Admin',
+      last_name: username,
       roles: ['ROLE_USER'],
       locale: null,
       private_settings: {},
@@ -338,8 +351,8 @@ export async function createEnvironmentAdmin(
     .values({
       environment_id: environmentId,
       user_id: admin.id,
-      credentials: ['environment-admin'],
-      role_ids: [],
+      credentials,
+      role_ids: roleIds,
     })
     .execute();
   return admin;

@@ -13,10 +13,10 @@ import { createHash } from 'node:crypto';
 import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
 import pg from 'pg';
 import { buildApp } from '../packages/server/src/app';
-import { hashPassword } from '../packages/server/src/auth/passwords';
 import { loadConfig } from '../packages/server/src/config';
 import { migrate, openDatabase } from '../packages/server/src/db/database';
 import { BENCH_ENVIRONMENT, BENCH_SCHEMA, BENCH_URL } from './generate';
+import { createMember } from './harness';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 50);
 const SETTLE_MS = Number(process.env.BENCH_SETTLE_MS ?? 5000);
@@ -87,29 +87,9 @@ async function main() {
         actions: ['show'],
       })
       .execute();
-  const password_hash = await hashPassword(PASSWORD);
-  const user = async (name: string, credentials: string[], role_ids: number[]) => {
-    const row = await db
-      .insertInto('app_user')
-      .values({
-        username: `bench_${name}_${stamp}`,
-        email: null,
-        password_hash,
-        first_name: 'Bench',
-        last_name: name,
-        roles: ['ROLE_USER'],
-        locale: null,
-        private_settings: {},
-        otp_secret: null,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await db
-      .insertInto('environment_user')
-      .values({ environment_id: environment.id, user_id: row.id, credentials, role_ids })
-      .execute();
-    return row.username;
-  };
+  const user = async (name: string, credentials: string[], roleIds: number[]) =>
+    (await createMember(db, environment.id, `bench_${name}_${stamp}`, PASSWORD, { credentials, roleIds }))
+      .username;
   const adminName = await user('admin', ['environment-admin'], []);
   const memberName = await user('member', [], [reader.id]);
 

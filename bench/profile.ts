@@ -1,0 +1,100 @@
+// Where the server's CPU goes in a list request: list (a) of list.ts through inject in this process
+// (no HTTP client, no network), under V8's sampling profiler; prints the functions with the most self
+// time, and the same grouped by package. Usage (after generate.ts):
+//   npx tsx bench/profile.ts [--requests 2000]
+import { Session } from 'node:inspector/promises';
+import { buildApp } from '../packages/server/src/app';
+import { loadConfig } from '../packages/server/src/config';
+import { migrate, openDatabase } from '../packages/server/src/db/database';
+import { BENCH_SCHEMA, BENCH_URL, benchCase } from './generate';
+import { createEnvironmentAdmin, JWT_SECRET, listFilterA } from './harness';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  hitCount: number;
+  children?: number[];
+}
+
+async function main() {
+  const i = process.argv.indexOf('--requests');
+  const requests = i >= 0 ? Number(process.argv[i + 1]) : 2000;
+  const config = {
+    ...loadConfig({}),
+    databaseUrl: BENCH_URL,
+    databaseSchema: BENCH_SCHEMA,
+    logLevel: 'silent',
+    webDist: null,
+  };
+  const db = await openDatabase(config);
+  await migrate(db);
+  const bench = await benchCase(db);
+  const username = `bench_profile_${Date.now()}`;
+  const password = 'bench password of some length';
+  await createEnvironmentAdmin(db, bench.environmentId, username, password);
+  const app = await buildApp({ config, db, jwtSecret: new TextEncoder().encode(JWT_SECRET) });
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/login_check',
+    headers: { 'x-requested-with': 'XMLHttpRequest' },
+    payload: { username, password },
+  });
+  const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  const url = `/api/contentdossier?${new URLSearchParams(listFilterA(bench))}`;
+  const get = async () => {
+    const response = await app.inject({ url, headers: { cookie } });
+    if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`);
+    return response.body.length;
+  };
+  for (let n = 0; n < 200; n++) await get(); // warm: caches, JIT, the sort index learnt from use
+  const size = await get();
+
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 100 });
+  await session.post('Profiler.start');
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  for (let n = 0; n < requests; n++) await get();
+  const elapsed = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes: ProfileNode[] } };
+
+  const total = profile.nodes.reduce((sum, node) => sum + node.hitCount, 0);
+  const byFunction = new Map<string, number>();
+  const byPackage = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const { functionName, url: file, lineNumber } = node.callFrame;
+    const where = file.replace(/^file:\/\//, '').replace(process.cwd(), '.');
+    const key = `${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + node.hitCount);
+    const pkg =
+      /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(where)?.[1] ??
+      (where.includes('/packages/')
+        ? where.split('/packages/')[1].split('/src/')[0]
+        : where
+          ? 'node'
+          : functionName);
+    byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + node.hitCount);
+  }
+  const top = (map: Map<string, number>, n: number) =>
+    [...map.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)}%  ${k}`)
+      .join('\n');
+  console.log(
+    `${requests} requests of list (a) through inject: ${(elapsed / requests).toFixed(2)} ms each, ` +
+      `CPU ${((cpu.user + cpu.system) / 1000 / requests).toFixed(2)} ms each, answer ${size} bytes`,
+  );
+  console.log(`\nby package (self time):\n${top(byPackage, 15)}`);
+  console.log(`\nby function (self time):\n${top(byFunction, 40)}`);
+  await app.close();
+  await db.destroy();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
