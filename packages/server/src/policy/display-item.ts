@@ -1,6 +1,7 @@
 import type { EntityAbilities } from '@dossierbase/core';
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/database';
+import { displayItemParts } from '../db/display-item-parts';
 import type {
   DefDossierDefFieldTable,
   DefDossierLinkTable,
@@ -109,16 +110,7 @@ async function readVisibleItems(
     .orderBy('i.id')
     .execute();
   const roleVisible = rows.filter((row) => itemVisibleForRoles(access, row));
-  const fieldIds = [...new Set(roleVisible.flatMap((row) => row.def_dossier_def_field_id ?? []))];
-  const linkIds = [...new Set(roleVisible.flatMap((row) => row.def_dossier_link_id ?? []))];
-  const [dataFields, links] = await Promise.all([
-    fieldIds.length
-      ? db.selectFrom('def_dossier_def_field').selectAll().where('id', 'in', fieldIds).execute()
-      : Promise.resolve([]),
-    linkIds.length
-      ? db.selectFrom('def_dossier_link').selectAll().where('id', 'in', linkIds).execute()
-      : Promise.resolve([]),
-  ]);
+  const { dataFields, links } = await displayItemParts(db, roleVisible);
   const baseIds = [...new Set(dataFields.map((row) => row.def_field_id))];
   const baseFields = baseIds.length
     ? await db.selectFrom('def_field').selectAll().where('id', 'in', baseIds).execute()

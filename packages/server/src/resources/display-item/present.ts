@@ -1,6 +1,7 @@
 import type { DisplayItem } from '@dossierbase/core';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
+import { displayItemParts } from '../../db/display-item-parts';
 import type { DisplayItemTable } from '../../db/schema';
 import { childEntityAbilities } from '../../policy/display-item';
 import type { EnvironmentAccess } from '../../policy/environment';
@@ -12,16 +13,7 @@ export type DisplayItemRow = Selectable<DisplayItemTable>;
 /** Display items in the wire shape with their data field (and its base field) and link nested. */
 export async function presentDisplayItems(db: Db, rows: DisplayItemRow[]): Promise<DisplayItem[]> {
   if (rows.length === 0) return [];
-  const fieldIds = [...new Set(rows.flatMap((row) => row.def_dossier_def_field_id ?? []))];
-  const linkIds = [...new Set(rows.flatMap((row) => row.def_dossier_link_id ?? []))];
-  const [fieldRows, linkRows] = await Promise.all([
-    fieldIds.length
-      ? db.selectFrom('def_dossier_def_field').selectAll().where('id', 'in', fieldIds).execute()
-      : Promise.resolve([]),
-    linkIds.length
-      ? db.selectFrom('def_dossier_link').selectAll().where('id', 'in', linkIds).execute()
-      : Promise.resolve([]),
-  ]);
+  const { dataFields: fieldRows, links: linkRows } = await displayItemParts(db, rows);
   const fields = new Map((await presentDataFields(db, fieldRows)).map((field) => [field.id, field]));
   const links = new Map(linkRows.map((link) => [link.id, presentLink(link)]));
   return rows.map((row) => ({
