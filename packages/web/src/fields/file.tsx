@@ -20,7 +20,7 @@ import {
   uploadToServer,
   useFileInfos,
 } from './file-api';
-import { idsOf, idsToValue, validateFieldValue } from './helpers';
+import { emitNormalised, idsOf, idsToValue } from './helpers';
 import type { FieldDisplayProps, FieldEditorProps } from './types';
 
 const SignatureCanvas = lazy(() => import('./signature-pad'));
@@ -165,15 +165,7 @@ export function FileEditor(props: FieldEditorProps) {
   const current = idsOf(props.value);
 
   const emit = (ids: number[]) => {
-    const result = validateFieldValue('file', idsToValue(ids, settings.multiple), settings, props.ctx);
-    if (result.ok) {
-      setMessage(null);
-      props.onInvalid?.(null);
-      props.onChange(result.value);
-    } else {
-      setMessage(result.message);
-      props.onInvalid?.(result.message);
-    }
+    setMessage(emitNormalised(props, 'file', idsToValue(ids, settings.multiple)));
   };
 
   const uploadAll = async (files: File[]) => {

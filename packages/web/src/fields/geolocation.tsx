@@ -3,7 +3,7 @@ import { Anchor, Button, Group, Input, Loader, NumberInput, Stack } from '@manti
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isGeoPoint, openStreetMapHref } from './geo';
-import { formatFieldValue, validateFieldValue } from './helpers';
+import { emitNormalised, formatFieldValue } from './helpers';
 import type { FieldDisplayProps, FieldEditorProps } from './types';
 
 // Leaflet and its styles load only when a map is shown.
@@ -46,16 +46,11 @@ export function GeolocationEditor(props: FieldEditorProps) {
   }, [props.value]);
 
   const emit = (raw: unknown) => {
-    const result = validateFieldValue('geolocation', raw, props.settings, props.ctx);
-    if (result.ok) {
-      emitted.current = result.value;
-      setMessage(null);
-      props.onInvalid?.(null);
-      props.onChange(result.value);
-    } else {
-      setMessage(result.message);
-      props.onInvalid?.(result.message);
-    }
+    const onChange = (value: unknown) => {
+      emitted.current = value;
+      props.onChange(value);
+    };
+    setMessage(emitNormalised({ ...props, onChange }, 'geolocation', raw));
   };
 
   const typed = (nextLat: Coordinate, nextLng: Coordinate) => {

@@ -96,6 +96,30 @@ export function validateFieldValue(
   return getFieldType(type).normalise(raw, parseFieldSettings(type, settings), ctx);
 }
 
+/**
+ * Passes an editor's raw value through the registry's normalise: a valid value goes to onChange, an
+ * invalid one's message to onInvalid; answers the message (null when valid) for the editor's own display.
+ */
+export function emitNormalised(
+  props: {
+    onChange: (value: never) => void;
+    onInvalid?: (message: string | null) => void;
+    settings: unknown;
+    ctx?: FieldContext;
+  },
+  type: string,
+  raw: unknown,
+): string | null {
+  const result = validateFieldValue(type, raw, props.settings, props.ctx);
+  if (!result.ok) {
+    props.onInvalid?.(result.message);
+    return result.message;
+  }
+  props.onInvalid?.(null);
+  (props.onChange as (value: unknown) => void)(result.value);
+  return null;
+}
+
 /** The registry's format, with the platform locale fallback (nl-NL). */
 export function formatFieldValue(
   type: string,

@@ -1,7 +1,7 @@
 import { type ListOption, type ListSettings, parseFieldSettings, type TreeSettings } from '@dossierbase/core';
 import { Badge, Checkbox, Group, MultiSelect, Radio, Select, Stack } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { idsOf, idsToValue, itemOptions, optionLabel, validateFieldValue } from './helpers';
+import { emitNormalised, idsOf, idsToValue, itemOptions, optionLabel } from './helpers';
 import { useFieldLocale } from './shared';
 import type { FieldDisplayProps, FieldEditorProps } from './types';
 
@@ -30,18 +30,7 @@ export function ListEditor(props: FieldEditorProps & { type?: 'list' | 'tree' })
       .filter((id) => !offered.some((o) => o.value === id))
       .map((id) => ({ value: id, label: `#${id}`, color: null, id: Number(id) })),
   ];
-  const emit = (ids: string[]) => {
-    const result = validateFieldValue(
-      type,
-      idsToValue(ids.map(Number), settings.multiple),
-      settings,
-      props.ctx,
-    );
-    if (result.ok) {
-      props.onInvalid?.(null);
-      props.onChange(result.value);
-    } else props.onInvalid?.(result.message);
-  };
+  const emit = (ids: string[]) => emitNormalised(props, type, idsToValue(ids.map(Number), settings.multiple));
   const common = {
     label: props.label,
     description: props.description,

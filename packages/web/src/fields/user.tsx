@@ -3,7 +3,7 @@ import { Avatar, Group, MultiSelect, type OptionsFilter, Select, Text } from '@m
 import { useDebouncedValue } from '@mantine/hooks';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { idsOf, idsToValue, USER_DEBOUNCE_MS, validateFieldValue } from './helpers';
+import { emitNormalised, idsOf, idsToValue, USER_DEBOUNCE_MS } from './helpers';
 import type { FieldDisplayProps, FieldEditorProps, UserOption } from './types';
 
 /** Users from loadUsers(search), debounced 300 ms; the selected ones stay in the list. */
@@ -42,18 +42,8 @@ export function UserEditor(props: FieldEditorProps) {
       .filter((id) => !users.some((u) => String(u.id) === id))
       .map((id) => ({ value: id, label: `#${id}` })),
   ];
-  const emit = (ids: string[]) => {
-    const result = validateFieldValue(
-      'user',
-      idsToValue(ids.map(Number), settings.multiple),
-      settings,
-      props.ctx,
-    );
-    if (result.ok) {
-      props.onInvalid?.(null);
-      props.onChange(result.value);
-    } else props.onInvalid?.(result.message);
-  };
+  const emit = (ids: string[]) =>
+    emitNormalised(props, 'user', idsToValue(ids.map(Number), settings.multiple));
   const common = {
     label: props.label,
     description: props.description,
