@@ -97,9 +97,12 @@ test('rich text, signature, file, map, QR code and barcode editors send what the
     // Required: the obligatory Name has a red asterisk
     const asterisk = item(page, 'Name').locator('.mantine-InputWrapper-required');
     await asterisk.waitFor();
-    expect(await asterisk.evaluate((el) => getComputedStyle(el).color)).toMatch(
-      /^rgb\((2[0-9]{2}), \d{1,2}, \d{1,2}\)$/,
-    );
+    // a red dark enough to read (the theme's error colour): red well above green and blue
+    const [red, green, blue] = (await asterisk.evaluate((el) => getComputedStyle(el).color))
+      .match(/\d+/g)
+      ?.map(Number) ?? [0, 0, 0];
+    expect(red).toBeGreaterThan(120);
+    expect(Math.max(green, blue)).toBeLessThan(red / 3);
     await item(page, 'Name').locator('input').first().fill('Gizmo');
 
     // Rich text: type, make it bold, link a word

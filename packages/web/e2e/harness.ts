@@ -1,5 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { buildApp } from '../../server/src/app';
@@ -102,6 +103,8 @@ export async function openBrowser(
     baseURL: baseUrl,
     locale: options.locale ?? 'en-GB',
     viewport: { width: 1280, height: 800 },
+    // no fade-ins: axe measures contrast on the screen as it settles (the theme respects reduced motion)
+    reducedMotion: 'reduce',
   });
   const page = await context.newPage();
   page.setDefaultTimeout(15_000);
@@ -129,9 +132,44 @@ export async function openDemoAsAdmin(page: Page, baseUrl: string) {
   await page.getByTestId('main-menu').waitFor();
 }
 
+/**
+ * A screen the scenario reached: its screenshot, and axe's WCAG 2.1 A and AA check of the page as it
+ * is (an open modal included), which fails the scenario on any violation. Every finding is also
+ * appended to .test-artifacts/axe-findings.jsonl; E2E_AXE=report records without failing.
+ */
 export async function screenshot(page: Page, name: string): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
+  await expectAccessible(page, name);
   return file;
+}
+
+const WCAG_21_AA = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+export async function expectAccessible(page: Page, screen: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_21_AA).analyze();
+  if (violations.length === 0) return;
+  const findings = violations.map((v) => ({
+    screen,
+    rule: v.id,
+    impact: v.impact,
+    help: v.help,
+    nodes: v.nodes.map((n) => ({
+      target: n.target.join(' '),
+      summary: n.failureSummary,
+      html: n.html.slice(0, 200),
+    })),
+  }));
+  mkdirSync(ARTIFACTS, { recursive: true });
+  for (const finding of findings)
+    appendFileSync(path.join(ARTIFACTS, 'axe-findings.jsonl'), `${JSON.stringify(finding)}\n`);
+  if (process.env.E2E_AXE === 'report') return;
+  const lines = findings.flatMap((f) => [
+    `${f.rule} (${f.impact}): ${f.help}`,
+    ...f.nodes.slice(0, 5).map((n) => `  ${n.target}: ${n.summary?.split('\n').slice(1).join(' ').trim()}`),
+  ]);
+  throw new Error(
+    `axe: ${findings.length} WCAG 2.1 AA violations on screen '${screen}':\n${lines.join('\n')}`,
+  );
 }

@@ -1,17 +1,16 @@
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { createTheme, MantineProvider } from '@mantine/core';
+import { MantineProvider, mergeThemeOverrides } from '@mantine/core';
 import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
-import { I18nextProvider } from 'react-i18next';
+import { type ReactNode, useMemo } from 'react';
+import { I18nextProvider, useTranslation } from 'react-i18next';
 import { isApiError } from '../api/client';
 import { clearTokenData } from '../features/auth/session';
 import { i18n } from '../i18n';
 import { LocaleProvider } from './locale-provider';
-
-const theme = createTheme({ primaryColor: 'indigo', defaultRadius: 'md' });
+import { contrastVariables, theme } from './theme';
 
 export const queryClient = new QueryClient({
   queryCache: new QueryCache({
@@ -32,14 +31,33 @@ export const queryClient = new QueryClient({
 export function Providers({ children }: { children: ReactNode }) {
   return (
     <I18nextProvider i18n={i18n}>
-      <MantineProvider theme={theme}>
+      <ThemeProvider>
         <QueryClientProvider client={queryClient}>
           <ModalsProvider>
             <Notifications autoClose={2500} position="top-right" />
             <LocaleProvider>{children}</LocaleProvider>
           </ModalsProvider>
         </QueryClientProvider>
-      </MantineProvider>
+      </ThemeProvider>
     </I18nextProvider>
+  );
+}
+
+/** The theme, with the names of Mantine's icon-only buttons (the close button of modals and toasts) in the user's language. */
+function ThemeProvider({ children }: { children: ReactNode }) {
+  const { t } = useTranslation();
+  const named = useMemo(
+    () =>
+      mergeThemeOverrides(theme, {
+        components: {
+          CloseButton: { defaultProps: { 'aria-label': t('common.close') } },
+        },
+      }),
+    [t],
+  );
+  return (
+    <MantineProvider theme={named} cssVariablesResolver={contrastVariables}>
+      {children}
+    </MantineProvider>
   );
 }

@@ -5,7 +5,7 @@ import markerIcon from 'leaflet/dist/images/marker-icon.png';
 import markerIcon2x from 'leaflet/dist/images/marker-icon-2x.png';
 import markerShadow from 'leaflet/dist/images/marker-shadow.png';
 import { useEffect, useMemo } from 'react';
-import { MapContainer, Marker, TileLayer, useMap, useMapEvents } from 'react-leaflet';
+import { AttributionControl, MapContainer, Marker, TileLayer, useMap, useMapEvents } from 'react-leaflet';
 import { DEFAULT_CENTER, MAP_ATTRIBUTION, MAP_TILE_URL, POINT_ZOOM, pointFromMap } from './geo';
 
 // The bundled marker images (Leaflet's default icon looks for them next to its CSS otherwise).
@@ -105,7 +105,10 @@ export default function GeolocationMap({
         scrollWheelZoom={false}
         dragging={editable}
         doubleClickZoom={editable}
+        attributionControl={false}
       >
+        {/* without Leaflet's own prefix, a link told from the text by colour alone (WCAG 1.4.1) */}
+        <AttributionControl prefix={false} />
         <TileLayer url={tileUrl} attribution={MAP_ATTRIBUTION} />
         {point ? <PointMarker point={point} onChange={onChange} /> : null}
         <FollowPoint point={point} />

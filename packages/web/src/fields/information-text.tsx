@@ -19,9 +19,11 @@ const DOSSIER_TAG = /\{dossier:([1-9]\d{0,9})\}/;
  */
 export function informationMarkup(html: string, linkText: (id: number) => string): string {
   const clean = sanitiseInformationText(html);
-  if (!DOSSIER_TAG.test(clean)) return clean;
   const template = document.createElement('template');
   template.innerHTML = clean;
+  // an image the author gave no text alternative is decorative to a screen reader (WCAG 1.1.1)
+  for (const image of template.content.querySelectorAll('img:not([alt])')) image.setAttribute('alt', '');
+  if (!DOSSIER_TAG.test(clean)) return template.innerHTML;
   const walker = document.createTreeWalker(template.content, NodeFilter.SHOW_TEXT);
   const texts: Text[] = [];
   while (walker.nextNode()) texts.push(walker.currentNode as Text);

@@ -2,7 +2,7 @@ import '@mantine/tiptap/styles.css';
 import { Input, Select } from '@mantine/core';
 import { RichTextEditor, type RichTextEditorLabels } from '@mantine/tiptap';
 import { type Editor, useEditor, useEditorState } from '@tiptap/react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { validateFieldValue } from './helpers';
 import { RICH_TEXT_FONT_FAMILIES, RICH_TEXT_FONT_SIZES, richTextOutput, sanitiseRichText } from './rich-text';
@@ -103,8 +103,11 @@ export default function RichTextField(props: FieldEditorProps) {
   latest.current = { onChange, onInvalid, settings, ctx };
 
   const extensions = useMemo(richTextExtensions, []);
+  // the editable area is named by the field's label (Input.Wrapper gives the label this id)
+  const id = useId();
   const editor = useEditor({
     extensions,
+    editorProps: { attributes: { 'aria-labelledby': `${id}-label` } },
     content: sanitiseRichText(typeof value === 'string' ? value : ''),
     editable: !disabled,
     onUpdate: ({ editor: e }) => {
@@ -138,6 +141,7 @@ export default function RichTextField(props: FieldEditorProps) {
 
   return (
     <Input.Wrapper
+      id={id}
       label={props.label}
       description={props.description}
       withAsterisk={props.required}

@@ -69,6 +69,8 @@ function AgeSliderSearch(props: FieldSearchProps) {
           { value: 65, label: '65' },
           { value: AGE_SLIDER.max, label: String(AGE_SLIDER.max) },
         ]}
+        thumbFromLabel={`${typeof props.label === 'string' ? props.label : ''} ${t('fields.search.from')}`.trim()}
+        thumbToLabel={`${typeof props.label === 'string' ? props.label : ''} ${t('fields.search.to')}`.trim()}
         data-testid="search-age-slider"
         onChangeEnd={(next) =>
           props.onChange(
@@ -104,9 +106,20 @@ export function FieldSearchInput(props: FieldSearchProps) {
   const raw = props.value?.value;
   const text = typeof raw === 'string' || typeof raw === 'number' ? String(raw) : '';
   const isoToNl = (iso: string) => (iso ? formatFieldValue('date', iso, {}) || iso : '');
-  const dateInput = (value: string, onChange: (iso: string) => void, key: string) => (
+  // the value inputs are named by the field and their part (the field's label sits on the operator)
+  const fieldName = typeof props.label === 'string' ? props.label : '';
+  const named = (part: 'value' | 'from' | 'to') => ({
+    'aria-label': `${fieldName} ${t(`fields.search.${part}`)}`.trim(),
+  });
+  const dateInput = (
+    value: string,
+    onChange: (iso: string) => void,
+    key: string,
+    part: 'value' | 'from' | 'to',
+  ) => (
     <TextInput
       key={key}
+      {...named(part)}
       placeholder="DD-MM-YYYY"
       inputMode="numeric"
       defaultValue={isoToNl(value)}
@@ -121,11 +134,14 @@ export function FieldSearchInput(props: FieldSearchProps) {
   let input: React.ReactNode = null;
   switch (kind) {
     case 'text':
-      input = <TextInput value={text} onChange={(e) => setValue(e.currentTarget.value)} />;
+      input = (
+        <TextInput {...named('value')} value={text} onChange={(e) => setValue(e.currentTarget.value)} />
+      );
       break;
     case 'number': {
       const field = (
         <TextInput
+          {...named('value')}
           inputMode="decimal"
           value={text}
           onChange={(e) =>
@@ -144,6 +160,7 @@ export function FieldSearchInput(props: FieldSearchProps) {
               max={max}
               step={max > 100 ? 1 : 0.1}
               value={Math.min(Number(text) || 0, max)}
+              thumbLabel={named('value')['aria-label']}
               data-testid="search-number-slider"
               onChange={(v) => setValue(String(v))}
             />
@@ -156,6 +173,7 @@ export function FieldSearchInput(props: FieldSearchProps) {
     case 'count':
       input = (
         <TextInput
+          {...named('value')}
           inputMode="numeric"
           value={text}
           onChange={(e) => setValue(digitsOnly(e.currentTarget.value))}
@@ -167,11 +185,13 @@ export function FieldSearchInput(props: FieldSearchProps) {
       input = (
         <Group gap={4} wrap="nowrap">
           <TextInput
+            {...named('from')}
             inputMode="numeric"
             value={a}
             onChange={(e) => setValue(`${digitsOnly(e.currentTarget.value)},${b}`)}
           />
           <TextInput
+            {...named('to')}
             inputMode="numeric"
             value={b}
             onChange={(e) => setValue(`${a},${digitsOnly(e.currentTarget.value)}`)}
@@ -181,14 +201,14 @@ export function FieldSearchInput(props: FieldSearchProps) {
       break;
     }
     case 'date':
-      input = dateInput(text, setValue, `${operator}-date`);
+      input = dateInput(text, setValue, `${operator}-date`, 'value');
       break;
     case 'date_range': {
       const [a, b] = splitRange(raw);
       input = (
         <Group gap={4} wrap="nowrap">
-          {dateInput(a, (iso) => setValue(`${iso},${b}`), `${operator}-from`)}
-          {dateInput(b, (iso) => setValue(`${a},${iso}`), `${operator}-to`)}
+          {dateInput(a, (iso) => setValue(`${iso},${b}`), `${operator}-from`, 'from')}
+          {dateInput(b, (iso) => setValue(`${a},${iso}`), `${operator}-to`, 'to')}
         </Group>
       );
       break;
@@ -196,6 +216,7 @@ export function FieldSearchInput(props: FieldSearchProps) {
     case 'option':
       input = (
         <Select
+          {...named('value')}
           data={[
             { value: 'EMPTY', label: t('fields.search.empty') },
             ...options.map(({ value, label }) => ({ value, label })),
@@ -209,6 +230,7 @@ export function FieldSearchInput(props: FieldSearchProps) {
     case 'options':
       input = (
         <MultiSelect
+          {...named('value')}
           data={[
             { value: 'EMPTY', label: t('fields.search.empty') },
             ...options.map(({ value, label }) => ({ value, label })),
@@ -222,6 +244,7 @@ export function FieldSearchInput(props: FieldSearchProps) {
     case 'user':
       input = (
         <Select
+          {...named('value')}
           data={[
             { value: 'CURRENT_USER', label: t('fields.search.current_user') },
             ...users.map((u) => ({ value: String(u.id), label: u.name })),

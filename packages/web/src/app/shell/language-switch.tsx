@@ -13,6 +13,7 @@ export function LanguageSwitch() {
   const nameOf = (code: string) =>
     environment?.locales?.find((l) => l.code === code)?.name || LOCALE_NAMES[code] || code;
 
+  const short = locale ? locale.slice(0, 2).toUpperCase() : '…';
   return (
     <Menu position="bottom-end">
       <Menu.Target>
@@ -22,11 +23,12 @@ export function LanguageSwitch() {
           size="compact-md"
           leftSection={locale ? <LocaleFlag locale={locale} /> : null}
           rightSection={<IconChevronDown size={14} />}
-          aria-label={t('locale.switch')}
+          // the name starts with the visible code (WCAG 2.5.3, label in name)
+          aria-label={`${short} ${t('locale.switch')}`}
           data-testid="language-switch"
           data-locale={locale ?? ''}
         >
-          {locale ? locale.slice(0, 2).toUpperCase() : '…'}
+          {short}
         </Button>
       </Menu.Target>
       <Menu.Dropdown>

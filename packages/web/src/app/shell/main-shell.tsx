@@ -15,6 +15,7 @@ import { STORAGE_KEYS } from '../local-store';
 import { joinEnvironmentRoom } from '../realtime';
 import { LanguageSwitch } from './language-switch';
 import { MainMenu } from './main-menu';
+import { MAIN_ID, SkipLink, useFocusOnNavigation } from './skip-link';
 import { SubscriptionNotice } from './subscription-notice';
 import { UserMenu } from './user-menu';
 
@@ -43,6 +44,7 @@ export function MainShell() {
   const environment = useEnvironment();
   const { config } = useClientConfig();
   const { open, setOpen, small } = useMenuState();
+  useFocusOnNavigation();
 
   useEffect(() => {
     if (environment) joinEnvironmentRoom(environment.id);
@@ -62,6 +64,7 @@ export function MainShell() {
       data-menu-open={open}
     >
       <AppShell.Header>
+        <SkipLink />
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
             <Burger
@@ -121,7 +124,7 @@ export function MainShell() {
         <MainMenu environment={environment} admin={admin} onNavigate={() => small && setOpen(false)} />
       </AppShell.Navbar>
 
-      <AppShell.Main>
+      <AppShell.Main id={MAIN_ID} tabIndex={-1} style={{ outline: 'none' }}>
         <Outlet />
       </AppShell.Main>
 

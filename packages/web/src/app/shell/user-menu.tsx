@@ -94,7 +94,7 @@ export function UserMenu() {
   return (
     <Menu position="bottom-end" width={220} withinPortal>
       <Menu.Target>
-        <UnstyledButton aria-label={t('user.menu')} data-testid="user-menu">
+        <UnstyledButton aria-label={`${initials} ${t('user.menu')}`} data-testid="user-menu">
           <Indicator
             color={PRESENCE_COLORS[presence]}
             position="bottom-end"

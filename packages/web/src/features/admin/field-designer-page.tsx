@@ -109,20 +109,23 @@ function FieldDesigner() {
       </Group>
       {isLoading && <Loader />}
       <Tabs value={tab} onChange={setTab} keepMounted={false}>
-        <Tabs.List>
-          {sorted.map((position) => (
-            <Tabs.Tab
-              key={position.id}
-              value={String(position.id)}
-              data-testid={`designer-tab-${position.id}`}
-            >
-              {pickTranslation(position.translations, locale)?.name ||
-                t(`admin.position.types.${position.type}`)}
-              <Badge size="xs" variant="light" ml={6}>
-                {t(`admin.position.types.${position.type}`)}
-              </Badge>
-            </Tabs.Tab>
-          ))}
+        {/* the add button beside the tab list, not in it: a tablist holds tabs only */}
+        <Group gap={0} wrap="nowrap" align="stretch">
+          <Tabs.List style={{ flex: 1 }}>
+            {sorted.map((position) => (
+              <Tabs.Tab
+                key={position.id}
+                value={String(position.id)}
+                data-testid={`designer-tab-${position.id}`}
+              >
+                {pickTranslation(position.translations, locale)?.name ||
+                  t(`admin.position.types.${position.type}`)}
+                <Badge size="xs" variant="light" ml={6}>
+                  {t(`admin.position.types.${position.type}`)}
+                </Badge>
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
           <Button
             size="compact-xs"
             variant="subtle"
@@ -133,7 +136,7 @@ function FieldDesigner() {
           >
             {t('admin.position.add')}
           </Button>
-        </Tabs.List>
+        </Group>
         {sorted.map((position) => (
           <Tabs.Panel key={position.id} value={String(position.id)} pt="md">
             <PositionToolbar

@@ -20,13 +20,23 @@ export function EnvironmentCard({ environment, opening, onOpen, onInfo }: Enviro
       data-testid="environment-card"
       data-environment-id={environment.id}
       data-active={environment.active}
-      style={{ opacity: inactive ? 0.55 : 1, filter: inactive ? 'grayscale(1)' : undefined }}
+      // greyed by a grey background and a grey logo, not by fading: faded text loses its contrast
+      bg={inactive ? 'gray.0' : undefined}
+      style={inactive ? { borderStyle: 'dashed' } : undefined}
     >
       <Stack gap="sm" h="100%">
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
             {environment.logo ? (
-              <Image src={environment.logo} alt="" h={40} w={40} fit="contain" radius="sm" />
+              <Image
+                src={environment.logo}
+                alt=""
+                h={40}
+                w={40}
+                fit="contain"
+                radius="sm"
+                style={inactive ? { filter: 'grayscale(1)' } : undefined}
+              />
             ) : (
               <Avatar color="indigo" radius="sm">
                 {environment.name.slice(0, 2).toUpperCase()}
@@ -47,13 +57,13 @@ export function EnvironmentCard({ environment, opening, onOpen, onInfo }: Enviro
             </ActionIcon>
           </Tooltip>
         </Group>
-        <Text size="sm" c="dimmed" lineClamp={3} style={{ flex: 1 }}>
+        <Text size="sm" c={inactive ? 'gray.7' : 'dimmed'} lineClamp={3} style={{ flex: 1 }}>
           {environment.description}
         </Text>
         {inactive && (
           <Group gap="xs" data-testid="environment-inactive-note">
             <Badge color="gray">{t('environment.inactive_badge')}</Badge>
-            <Text size="xs" c="dimmed">
+            <Text size="xs" c="gray.7">
               {t('environment.inactive')}
             </Text>
           </Group>

@@ -7,7 +7,6 @@ import {
   Group,
   Loader,
   Menu,
-  Pagination,
   SimpleGrid,
   Stack,
   Text,
@@ -29,6 +28,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { queryKeys } from '../../api/query-keys';
 import { isBuiltRoute } from '../../app/built-routes';
+import { Pager } from '../../app/pager';
 import { disconnectRealtime } from '../../app/realtime';
 import { logout, useTokenData } from '../auth/session';
 import { EnvironmentCard } from './environment-card';
@@ -187,7 +187,7 @@ export function EnvironmentPickerPage() {
 
             {list.data && list.data.pager.pages > 1 && (
               <Center>
-                <Pagination
+                <Pager
                   total={list.data.pager.pages}
                   value={page + 1}
                   onChange={(next) => setPage(next - 1)}

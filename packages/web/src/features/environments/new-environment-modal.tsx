@@ -16,7 +16,6 @@ import {
   Image,
   Loader,
   Modal,
-  Pagination,
   SimpleGrid,
   Stack,
   Table,
@@ -36,6 +35,7 @@ import { isApiError } from '../../api/client';
 import { applyFieldErrors, notifyError, notifySuccess } from '../../api/errors';
 import { queryKeys } from '../../api/query-keys';
 import { useLocale } from '../../app/locale-provider';
+import { Pager } from '../../app/pager';
 import { translateMessage } from '../../i18n/messages';
 import { addEnvironmentLocale, createEnvironment, listLocales, listTemplates } from './environments-api';
 
@@ -433,7 +433,7 @@ function TemplatesTab({
         </SimpleGrid>
       )}
       {templates.data && templates.data.pager.pages > 1 && (
-        <Pagination
+        <Pager
           total={templates.data.pager.pages}
           value={page + 1}
           onChange={(next) => setPage(next - 1)}

@@ -67,7 +67,9 @@ export function GridItem({
           <Stack gap={0} style={{ minWidth: 0 }}>
             <Text size="sm" fw={600} truncate>
               {itemLabel(item, locale)}
-              {(field?.obligatory || link?.obligatory) && <span style={{ color: 'red' }}> *</span>}
+              {(field?.obligatory || link?.obligatory) && (
+                <span style={{ color: 'var(--mantine-color-error)' }}> *</span>
+              )}
             </Text>
             <Text size="xs" c="dimmed" truncate>
               {shows} · {viewLabel(t, item.view)} · {item.colspan}/12
@@ -76,7 +78,12 @@ export function GridItem({
         </Group>
         <Menu position="bottom-end" withinPortal>
           <Menu.Target>
-            <ActionIcon variant="subtle" size="sm" data-testid={`designer-cog-${item.id}`} aria-label="cog">
+            <ActionIcon
+              variant="subtle"
+              size="sm"
+              data-testid={`designer-cog-${item.id}`}
+              aria-label={t('admin.cog.open')}
+            >
               <IconSettings size={14} />
             </ActionIcon>
           </Menu.Target>

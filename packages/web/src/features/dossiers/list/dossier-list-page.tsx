@@ -6,7 +6,6 @@ import {
   Center,
   Group,
   Loader,
-  Pagination,
   Select,
   Stack,
   Text,
@@ -21,6 +20,7 @@ import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { isApiError } from '../../../api/client';
 import { errorMessage } from '../../../api/errors';
 import { useLocale } from '../../../app/locale-provider';
+import { Pager } from '../../../app/pager';
 import { pickCulture } from '../../../fields/helpers';
 import { useTokenData } from '../../auth/session';
 import { isEnvironmentAdmin, useEnvironment } from '../../environments/environment-store';
@@ -236,7 +236,7 @@ function DossierList({ entityId }: { entityId: number }) {
                 count: data.pager.items,
               })}
             </Text>
-            <Pagination
+            <Pager
               total={data.pager.pages}
               value={state.page}
               onChange={(page) => update({ page })}
@@ -253,6 +253,7 @@ function DossierList({ entityId }: { entityId: number }) {
                   onChange={changePageSize}
                   allowDeselect={false}
                   comboboxProps={{ withinPortal: true }}
+                  aria-label={t('dossier_list.page_size')}
                   data-testid="dossier-page-size"
                 />
               </Group>

@@ -133,12 +133,18 @@ export function DossierTable(props: DossierTableProps) {
                 data-archived={dossier.archived ? 'true' : 'false'}
                 data-clickable={open ? 'true' : 'false'}
                 onClick={open ? (event) => rowClick(event, dossier.id) : undefined}
+                // archived rows in italics on grey, not faded: faded text loses its contrast
                 style={{
                   cursor: open ? 'pointer' : 'default',
-                  opacity: dossier.archived ? 0.55 : 1,
                   fontStyle: dossier.archived ? 'italic' : undefined,
                 }}
-                bg={selected.has(dossier.id) ? 'var(--mantine-primary-color-light)' : undefined}
+                bg={
+                  selected.has(dossier.id)
+                    ? 'var(--mantine-primary-color-light)'
+                    : dossier.archived
+                      ? 'var(--mantine-color-gray-1)'
+                      : undefined
+                }
               >
                 <Table.Td>
                   <Checkbox
