@@ -49,6 +49,7 @@ function focusMain() {
 export function useFocusOnNavigation() {
   const { pathname } = useLocation();
   const first = useRef(true);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on each change of page, which pathname names
   useEffect(() => {
     if (first.current) {
       first.current = false;
