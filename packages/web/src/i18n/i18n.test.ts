@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import de from './de.json';
 import en from './en.json';
@@ -7,12 +8,21 @@ import es from './es.json';
 import fr from './fr.json';
 import nl from './nl.json';
 import ru from './ru.json';
+import sameAsEnglish from './same-as-english.json';
 
 type Tree = { [key: string]: string | Tree };
 
 function flatKeys(tree: Tree, prefix = ''): string[] {
   return Object.entries(tree).flatMap(([key, value]) =>
     typeof value === 'string' ? [`${prefix}${key}`] : flatKeys(value, `${prefix}${key}.`),
+  );
+}
+
+function flatEntries(tree: Tree, prefix = ''): [string, string][] {
+  return Object.entries(tree).flatMap(([key, value]) =>
+    typeof value === 'string'
+      ? [[`${prefix}${key}`, value] as [string, string]]
+      : flatEntries(value, `${prefix}${key}.`),
   );
 }
 
@@ -23,6 +33,20 @@ describe('translations', () => {
   it.each(Object.keys(languages))('%s has exactly the keys of en', (language) => {
     expect(flatKeys(languages[language]).sort()).toEqual(enKeys);
   });
+
+  // A value written as in English is a string nobody translated, unless it is listed as the same in
+  // that language (names, formats, words the language shares: same-as-english.json).
+  it.each(Object.keys(sameAsEnglish))(
+    '%s translates every text it does not share with English',
+    (language) => {
+      const english = new Map(flatEntries(en));
+      const untranslated = flatEntries(languages[language])
+        .filter(([key, value]) => english.get(key) === value)
+        .map(([key]) => key)
+        .filter((key) => !(sameAsEnglish as Record<string, string[]>)[language].includes(key));
+      expect(untranslated).toEqual([]);
+    },
+  );
 
   it('has no empty values', () => {
     for (const [language, tree] of Object.entries(languages)) {
@@ -35,16 +59,7 @@ describe('translations', () => {
   });
 
   it('defines every literal key the source uses', () => {
-    const sourceDir = join(import.meta.dirname, '..');
-    const files: string[] = [];
-    const walk = (dir: string) => {
-      for (const name of readdirSync(dir)) {
-        const path = join(dir, name);
-        if (statSync(path).isDirectory()) walk(path);
-        else if (/\.tsx?$/.test(name) && !name.endsWith('.test.ts')) files.push(path);
-      }
-    };
-    walk(sourceDir);
+    const files = sourceFiles();
     const used = new Set<string>();
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
@@ -53,5 +68,54 @@ describe('translations', () => {
     }
     const known = new Set(enKeys);
     expect([...used].filter((key) => !known.has(key))).toEqual([]);
+  });
+});
+
+/** The web client's source files, tests left out. */
+function sourceFiles(): string[] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (/\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name)) files.push(path);
+    }
+  };
+  walk(join(import.meta.dirname, '..'));
+  return files;
+}
+
+// Props whose text a user reads or hears.
+const TEXT_PROPS = new Set(['label', 'title', 'placeholder', 'aria-label', 'alt', 'description']);
+// Text that is the same in every language: formats a user types by.
+const LANGUAGE_FREE = /^(DD-MM-YYYY|HH:mm|[^A-Za-zÀ-ÿ]*)$/;
+
+describe('visible text', () => {
+  it('comes from the catalogues: no words written into JSX or into text props', () => {
+    const literals: string[] = [];
+    for (const file of sourceFiles().filter((f) => f.endsWith('.tsx'))) {
+      const source = ts.createSourceFile(
+        file,
+        readFileSync(file, 'utf8'),
+        ts.ScriptTarget.Latest,
+        true,
+        ts.ScriptKind.TSX,
+      );
+      const visit = (node: ts.Node) => {
+        if (ts.isJsxText(node) && !LANGUAGE_FREE.test(node.text.trim()))
+          literals.push(`${file}: ${node.text.trim()}`);
+        if (
+          ts.isJsxAttribute(node) &&
+          TEXT_PROPS.has(node.name.getText(source)) &&
+          node.initializer &&
+          ts.isStringLiteral(node.initializer) &&
+          !LANGUAGE_FREE.test(node.initializer.text)
+        )
+          literals.push(`${file}: ${node.name.getText(source)}="${node.initializer.text}"`);
+        ts.forEachChild(node, visit);
+      };
+      visit(source);
+    }
+    expect(literals).toEqual([]);
   });
 });
