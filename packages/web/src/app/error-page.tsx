@@ -33,7 +33,7 @@ export function ErrorPage() {
   return (
     <Center mih="100vh" p="md" data-testid="error-page">
       <Stack align="center" maw={520} ta="center">
-        <Title order={2} data-testid="error-title">
+        <Title order={1} size="h2" data-testid="error-title">
           {stale ? t('error.new_release_title') : t('error.title')}
         </Title>
         <Text c="dimmed">{stale ? t('error.new_release_text') : t('error.text')}</Text>

@@ -10,7 +10,9 @@ export function NotFoundPage() {
         <Text fz={64} fw={800} c="dimmed" lh={1}>
           404
         </Text>
-        <Title order={2}>{t('not_found.title')}</Title>
+        <Title order={1} size="h2">
+          {t('not_found.title')}
+        </Title>
         <Text c="dimmed">{t('not_found.text')}</Text>
         <Button component={Link} to="/" data-testid="not-found-home">
           {t('common.home')}

@@ -141,7 +141,7 @@ function Conditions() {
     <form onSubmit={form.handleSubmit((values) => save.mutate(values))} noValidate>
       <Stack data-testid="conditions-page">
         <Group justify="space-between">
-          <Title order={3}>
+          <Title order={1} size="h3">
             {t('admin.conditions.title')}: {entityName(entity, locale)}
           </Title>
           <Button size="xs" variant="default" component={Link} to={`/fieldeditor/${id}`}>

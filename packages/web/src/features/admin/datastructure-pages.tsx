@@ -41,7 +41,9 @@ function EntityList() {
   return (
     <Stack data-testid="datastructure-page">
       <Group justify="space-between">
-        <Title order={3}>{t('admin.datastructure.title')}</Title>
+        <Title order={1} size="h3">
+          {t('admin.datastructure.title')}
+        </Title>
         <Button
           component={Link}
           to="/defdossier/edit/0"
@@ -152,7 +154,9 @@ export function EntityStructure() {
   return (
     <Stack data-testid="entity-structure-page">
       <Group justify="space-between">
-        <Title order={3}>{entityName(entity, locale)}</Title>
+        <Title order={1} size="h3">
+          {entityName(entity, locale)}
+        </Title>
         <Group gap="xs">
           <Button size="xs" variant="light" component={Link} to={`/fieldeditor/${id}`}>
             {t('admin.designer.title')}

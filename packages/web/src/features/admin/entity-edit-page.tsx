@@ -212,7 +212,9 @@ function EntityEdit() {
   return (
     <form onSubmit={form.handleSubmit((values) => save.mutate(values))} noValidate>
       <Stack data-testid="entity-form">
-        <Title order={3}>{id ? t('admin.entity_edit.title') : t('admin.entity_edit.new_title')}</Title>
+        <Title order={1} size="h3">
+          {id ? t('admin.entity_edit.title') : t('admin.entity_edit.new_title')}
+        </Title>
         {message && (
           <Alert color="red" data-testid="form-error">
             {message}

@@ -131,7 +131,9 @@ function Erd() {
 
   return (
     <Stack data-testid="erd-page">
-      <Title order={3}>{t('admin.erd.title')}</Title>
+      <Title order={1} size="h3">
+        {t('admin.erd.title')}
+      </Title>
       {isLoading && <Loader />}
       <Box h="75vh" style={{ border: '1px solid var(--mantine-color-gray-3)', borderRadius: 6 }}>
         <ReactFlow

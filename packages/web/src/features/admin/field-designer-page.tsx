@@ -54,7 +54,7 @@ function FieldDesigner() {
   return (
     <Stack data-testid="field-designer">
       <Group justify="space-between">
-        <Title order={3}>
+        <Title order={1} size="h3">
           {t('admin.designer.title')}: {entityName(entity, locale)}
         </Title>
         <Group gap="xs">

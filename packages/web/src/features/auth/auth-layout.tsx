@@ -29,7 +29,7 @@ export function AuthLayout({
               <Text fw={800} fz="lg" c="indigo">
                 {t('app.name')}
               </Text>
-              <Title order={2} data-testid="auth-title">
+              <Title order={1} size="h2" data-testid="auth-title">
                 {title}
               </Title>
             </Stack>

@@ -47,7 +47,7 @@ export function DetailHeader({ detail, typeName }: { detail: DossierDetail; type
       </Breadcrumbs>
       <Group justify="space-between" align="flex-start" wrap="nowrap">
         <div>
-          <Title order={2} data-testid="dossier-title">
+          <Title order={1} size="h2" data-testid="dossier-title">
             {title}
           </Title>
           <Text size="xs" c="dimmed">

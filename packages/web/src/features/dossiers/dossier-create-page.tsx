@@ -112,7 +112,7 @@ export function DossierCreatePage() {
   return (
     <Stack p="md" gap="md" data-testid="dossier-create-page">
       <Group justify="space-between">
-        <Title order={2} data-testid="dossier-create-title">
+        <Title order={1} size="h2" data-testid="dossier-create-title">
           {title}
         </Title>
         <Button

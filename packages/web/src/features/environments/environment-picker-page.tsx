@@ -87,7 +87,9 @@ export function EnvironmentPickerPage() {
     <Container size="xl" py="xl" data-testid="environment-page">
       <Stack gap="lg">
         <Group justify="space-between">
-          <Title order={2}>{t('environment.title')}</Title>
+          <Title order={1} size="h2">
+            {t('environment.title')}
+          </Title>
           <Group gap="xs">
             <Text size="sm" c="dimmed" data-testid="environment-username">
               {token?.username}

@@ -33,7 +33,9 @@ export function PasswordUpdate() {
     <Paper withBorder p="xl" maw={480} mx="auto" mt="xl" data-testid="password-update">
       <form onSubmit={submit} noValidate>
         <Stack>
-          <Title order={3}>{t('password.update_title')}</Title>
+          <Title order={1} size="h3">
+            {t('password.update_title')}
+          </Title>
           <Text size="sm" c="dimmed">
             {t('password.update_text')}
           </Text>

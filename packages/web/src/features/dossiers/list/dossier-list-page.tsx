@@ -138,7 +138,7 @@ function DossierList({ entityId }: { entityId: number }) {
   return (
     <Stack data-testid="dossier-list-page" data-entity-id={entityId}>
       <Group justify="space-between">
-        <Title order={2} data-testid="dossier-list-title">
+        <Title order={1} size="h2" data-testid="dossier-list-title">
           {title ?? t('dossier_list.title_fallback', { id: entityId })}
         </Title>
         <Group gap="xs">
@@ -231,7 +231,14 @@ function DossierList({ entityId }: { entityId: number }) {
             </Text>
           ) : null}
           <Group justify="space-between" data-testid="dossier-list-footer">
-            <Text size="sm" c="dimmed" data-testid="dossier-list-total" data-total={data.pager.items}>
+            <Text
+              size="sm"
+              c="dimmed"
+              // read out when a filter or page changes the result
+              aria-live="polite"
+              data-testid="dossier-list-total"
+              data-total={data.pager.items}
+            >
               {t(data.pager.estimated ? 'dossier_list.total_estimated' : 'dossier_list.total', {
                 count: data.pager.items,
               })}

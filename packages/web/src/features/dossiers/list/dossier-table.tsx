@@ -133,6 +133,16 @@ export function DossierTable(props: DossierTableProps) {
                 data-archived={dossier.archived ? 'true' : 'false'}
                 data-clickable={open ? 'true' : 'false'}
                 onClick={open ? (event) => rowClick(event, dossier.id) : undefined}
+                // a row that opens is a tab stop and opens with Enter, as a click does
+                tabIndex={open ? 0 : undefined}
+                onKeyDown={
+                  open
+                    ? (event) => {
+                        if (event.key === 'Enter' && event.target === event.currentTarget)
+                          props.onOpen(dossier.id, event.ctrlKey || event.metaKey);
+                      }
+                    : undefined
+                }
                 // archived rows in italics on grey, not faded: faded text loses its contrast
                 style={{
                   cursor: open ? 'pointer' : 'default',

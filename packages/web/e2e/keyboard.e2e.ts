@@ -1,0 +1,143 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { buildEveryTypeEntity, type EveryTypeEntity, insertDossiers } from './dossier-fixture';
+import { ADMIN_PASSWORD, openBrowser, type Stack, screenshot, startStack } from './harness';
+
+// The keyboard alone: a user signs in, opens an entity, filters, opens a dossier, edits and saves
+// it, and creates a dossier, moving with Tab and acting with Enter and the arrow keys. No click.
+
+let stack: Stack;
+let fixture: EveryTypeEntity;
+let nameSearchItem: number;
+beforeAll(async () => {
+  stack = await startStack();
+  fixture = await buildEveryTypeEntity(stack.db, 'Person');
+  await insertDossiers(stack.db, fixture, [{ Name: 'Alice' }, { Name: 'Bob' }, { Name: 'Carol' }]);
+  const item = await stack.db
+    .selectFrom('display_item')
+    .select('id')
+    .where('def_dossier_id', '=', fixture.entity.id)
+    .where('def_dossier_def_field_id', '=', fixture.fields.Name.dataFieldId)
+    .where('view', '=', 'search')
+    .executeTakeFirstOrThrow();
+  nameSearchItem = item.id;
+}, 120_000);
+afterAll(() => stack?.close());
+
+const active = (page: Page, selector: string) =>
+  page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector);
+
+/** Presses Tab until the element matching `selector` has the focus (it must be reachable by Tab). */
+async function tabTo(page: Page, selector: string, limit = 80) {
+  for (let i = 0; i < limit; i++) {
+    if (await active(page, selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+const rowNames = (page: Page) =>
+  page.locator('[data-testid="dossier-row"]').evaluateAll((rows) => rows.map((r) => r.textContent ?? ''));
+
+test('sign in, open an entity, filter, open, edit and save a dossier, and create one, with the keyboard alone', async () => {
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await page.goto('/login');
+    await tabTo(page, '[data-testid="login-username"]');
+    await page.keyboard.type('admin');
+    await tabTo(page, '[data-testid="login-password"]');
+    await page.keyboard.type(ADMIN_PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/environment');
+    await page.getByTestId('environment-open').first().waitFor();
+    await tabTo(page, '[data-testid="environment-open"]');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${stack.baseUrl}/`);
+    await page.getByTestId('main-menu').waitFor();
+
+    // the first tab stop of the shell skips to the content
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.keyboard.press('Tab');
+    expect(await active(page, '[data-testid="skip-link"]')).toBe(true);
+
+    // the entity from the menu; focus lands on the new page's heading
+    await tabTo(page, `[data-testid="menu-entity"][data-entity-id="${fixture.entity.id}"]`);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`**/defdossier/${fixture.entity.id}`);
+    await page.getByTestId('dossier-row').first().waitFor();
+    await expect.poll(() => active(page, 'h1')).toBe(true);
+
+    // filter: Name contains "Bob"
+    await tabTo(page, '[data-testid="dossier-filter-toggle"]');
+    await page.keyboard.press('Enter');
+    const nameBox = `[data-testid="dossier-search-${nameSearchItem}"]`;
+    await tabTo(page, `${nameBox} input:not([type="hidden"])`);
+    // the operator: the arrow keys open the options and move to 'contains', Enter takes it
+    await page.keyboard.press('ArrowDown');
+    await page.getByRole('option').first().waitFor();
+    const highlighted = page.locator('[data-combobox-selected]');
+    for (
+      let i = 0;
+      i < 10 && !((await highlighted.count()) && (await highlighted.textContent()) === 'contains');
+      i++
+    )
+      await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(() => page.locator(`${nameBox} input:not([type="hidden"])`).first().inputValue())
+      .not.toBe('');
+    await tabTo(page, `${nameBox} input[aria-label$="Value"]`);
+    await page.keyboard.type('Bob');
+    await tabTo(page, '[data-testid="dossier-search-submit"]');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => rowNames(page)).toEqual([expect.stringContaining('Bob')]);
+    await screenshot(page, 'keyboard-filtered');
+
+    // open the row with Enter, edit the name, save
+    await tabTo(page, '[data-testid="dossier-row"]');
+    await page.keyboard.press('Enter');
+    await page.waitForURL('**/contentdossier/*');
+    await page.getByTestId('dossier-edit').waitFor();
+    await tabTo(page, '[data-testid="dossier-edit"]');
+    await page.keyboard.press('Enter');
+    const nameInput = `[data-testid="dossier-item-${fixture.fields.Name.itemId}"] input`;
+    await tabTo(page, nameInput);
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.keyboard.type('Bobby');
+    await tabTo(page, '[data-testid="dossier-save"]');
+    await page.keyboard.press('Enter');
+    await expect
+      .poll(
+        async () =>
+          (
+            await stack.db
+              .selectFrom('content_dossier')
+              .select('summary')
+              .where('def_dossier_id', '=', fixture.entity.id)
+              .where('summary', '=', 'Bobby')
+              .execute()
+          ).length,
+      )
+      .toBe(1);
+
+    // create one from the create page
+    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await page.getByTestId('dossier-create-page').waitFor();
+    await tabTo(page, nameInput);
+    await page.keyboard.type('Dave');
+    await tabTo(page, '[data-testid="dossier-add"]');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/contentdossier\/\d+/);
+    await screenshot(page, 'keyboard-created');
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    const created = await stack.db
+      .selectFrom('content_dossier')
+      .select(['summary', 'values'])
+      .where('def_dossier_id', '=', fixture.entity.id)
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(created.values).toMatchObject({ [String(fixture.fields.Name.dataFieldId)]: 'Dave' });
+  } finally {
+    await close();
+  }
+});
