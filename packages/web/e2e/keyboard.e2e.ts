@@ -125,6 +125,13 @@ test('sign in, open an entity, filter, open, edit and save a dossier, and create
     await page.getByTestId('dossier-create-page').waitFor();
     await tabTo(page, nameInput);
     await page.keyboard.type('Dave');
+    // the rich-text toolbar is one tab stop: the arrow keys move inside it, Tab goes on to the text
+    await tabTo(page, '[data-testid="rich-text-bold"]');
+    await page.keyboard.press('ArrowRight');
+    expect(await active(page, '[data-testid="rich-text-italic"]')).toBe(true);
+    await page.keyboard.press('Tab');
+    expect(await active(page, '.tiptap')).toBe(true);
+    await page.keyboard.type('Met at the door');
     await tabTo(page, '[data-testid="dossier-add"]');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/contentdossier\/\d+/);
@@ -136,7 +143,10 @@ test('sign in, open an entity, filter, open, edit and save a dossier, and create
       .where('def_dossier_id', '=', fixture.entity.id)
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
-    expect(created.values).toMatchObject({ [String(fixture.fields.Name.dataFieldId)]: 'Dave' });
+    expect(created.values).toMatchObject({
+      [String(fixture.fields.Name.dataFieldId)]: 'Dave',
+      [String(fixture.fields.Notes.dataFieldId)]: '<p>Met at the door</p>',
+    });
   } finally {
     await close();
   }

@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { validateFieldValue } from './helpers';
 import { RICH_TEXT_FONT_FAMILIES, RICH_TEXT_FONT_SIZES, richTextOutput, sanitiseRichText } from './rich-text';
 import { richTextExtensions } from './rich-text-extensions';
+import { useRovingToolbar } from './roving-toolbar';
 import type { FieldEditorProps } from './types';
 
 /** Spec: the editor is 250 px high. */
@@ -105,6 +106,7 @@ export default function RichTextField(props: FieldEditorProps) {
   const extensions = useMemo(richTextExtensions, []);
   // the editable area is named by the field's label (Input.Wrapper gives the label this id)
   const id = useId();
+  const toolbar = useRovingToolbar<HTMLDivElement>();
   const editor = useEditor({
     extensions,
     editorProps: { attributes: { 'aria-labelledby': `${id}-label` } },
@@ -153,7 +155,7 @@ export default function RichTextField(props: FieldEditorProps) {
         data-testid="rich-text-editor"
         styles={{ content: { height: EDITOR_HEIGHT, overflowY: 'auto' } }}
       >
-        <RichTextEditor.Toolbar>
+        <RichTextEditor.Toolbar ref={toolbar}>
           <RichTextEditor.ControlsGroup>
             <RichTextEditor.Bold data-testid="rich-text-bold" />
             <RichTextEditor.Italic data-testid="rich-text-italic" />
