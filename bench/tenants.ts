@@ -12,6 +12,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { type Db, migrate, openDatabase } from '../packages/server/src/db/database';
 import { syncFieldIndexes } from '../packages/server/src/query/field-indexes';
+import { buildEnvironment } from '../packages/server/test/factories';
 import { BENCH_SCHEMA, BENCH_URL } from './generate';
 
 const TENANT_PREFIX = 'Bench tenant ';
@@ -49,21 +50,7 @@ async function removeTenants(db: Db): Promise<number> {
 }
 
 async function addTenant(db: Db, n: number): Promise<{ entities: number[] }> {
-  const environment = await db
-    .insertInto('environment')
-    .values({
-      name: `${TENANT_PREFIX}${n}`,
-      description: '',
-      active: true,
-      logo: null,
-      logo_mime: null,
-      apply_template: null,
-      settings: {},
-      created_by: null,
-      modified_by: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
+  const environment = await buildEnvironment(db, { name: `${TENANT_PREFIX}${n}`, description: '' });
   const bases = [];
   for (const type of FIELDS) {
     const base = await db

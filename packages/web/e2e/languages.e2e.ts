@@ -1,5 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { type Catalogue, catalogueEntries } from '../src/i18n/catalogue-entries';
 import de from '../src/i18n/de.json';
 import en from '../src/i18n/en.json';
 import nl from '../src/i18n/nl.json';
@@ -10,14 +11,6 @@ import { openBrowser, openDemoAsAdmin, type Stack, screenshot, startStack } from
 // The shell, a dossier list, a dossier and the field designer in Dutch, German and Russian: each
 // screen passes axe (through screenshot) and shows none of the English catalogue's phrases.
 
-type Tree = { [key: string]: string | Tree };
-const flat = (tree: Tree, prefix = ''): [string, string][] =>
-  Object.entries(tree).flatMap(([key, value]) =>
-    typeof value === 'string'
-      ? [[`${prefix}${key}`, value] as [string, string]]
-      : flat(value, `${prefix}${key}.`),
-  );
-
 const LANGUAGES = [
   ['nl_NL', nl],
   ['de_DE', de],
@@ -25,9 +18,9 @@ const LANGUAGES = [
 ] as const;
 
 /** English phrases (two words or more, without placeholders) that the language writes otherwise. */
-function englishPhrases(catalogue: Tree): string[] {
-  const translated = new Map(flat(catalogue));
-  return flat(en as Tree)
+function englishPhrases(catalogue: Catalogue): string[] {
+  const translated = new Map(catalogueEntries(catalogue));
+  return catalogueEntries(en as Catalogue)
     .filter(([key, text]) => translated.get(key) !== text && /\S \S/.test(text) && !text.includes('{{'))
     .map(([, text]) => text);
 }
@@ -68,7 +61,7 @@ async function expectNoEnglish(page: Page, phrases: string[], screen: string) {
 }
 
 test.each(LANGUAGES)('the shell, a list, a dossier and the field designer in %s', async (code, catalogue) => {
-  const phrases = englishPhrases(catalogue as Tree);
+  const phrases = englishPhrases(catalogue as Catalogue);
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
     await openDemoAsAdmin(page, stack.baseUrl);

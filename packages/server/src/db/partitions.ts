@@ -1,18 +1,13 @@
 import { sql } from 'kysely';
+import { checkedId } from '../query/field-expression';
 import type { Db } from './database';
 
 // content_dossier, content_link and dossier_log are partitioned by environment, one partition each
 // per environment (made by a trigger on environment, migration 2026-11-25T1500). Entity-specific
 // indexes and statistics go on the environment's partition, so no other tenant's planning sees them.
 
-function checkedEnvironmentId(id: number): string {
-  if (!Number.isSafeInteger(id) || id <= 0) throw new Error(`Invalid environment id ${String(id)}`);
-  return String(id);
-}
-
 /** The partition of content_dossier that holds the environment's dossiers. */
-export const dossierPartition = (environmentId: number) =>
-  `content_dossier_e${checkedEnvironmentId(environmentId)}`;
+export const dossierPartition = (environmentId: number) => `content_dossier_e${checkedId(environmentId)}`;
 
 // An entity never moves to another environment: its partition is looked up once per database.
 const partitionOfEntity = new WeakMap<Db, Map<number, string>>();

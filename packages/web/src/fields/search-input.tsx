@@ -33,6 +33,16 @@ export function useOperatorLabel() {
   };
 }
 
+/**
+ * Names of a search input's parts (its value, or the ends of a range): the field's label sits on the
+ * operator, so each part is named by the field and the part.
+ */
+function usePartNames(label: FieldSearchProps['label']) {
+  const { t } = useTranslation();
+  const field = typeof label === 'string' ? label : '';
+  return (part: 'value' | 'from' | 'to') => `${field} ${t(`fields.search.${part}`)}`.trim();
+}
+
 /** Whether a search value is complete for its operator (the query schema of the registry). */
 export function isSearchValueValid(type: string, value: FieldSearchProps['value']): boolean {
   if (!value) return false;
@@ -45,6 +55,7 @@ export function isSearchValueValid(type: string, value: FieldSearchProps['value'
  */
 function AgeSliderSearch(props: FieldSearchProps) {
   const { t } = useTranslation();
+  const partName = usePartNames(props.label);
   const stored = datesToAgeRange(props.value?.operator === 'date_between' ? props.value.value : null) ?? [
     AGE_SLIDER.min,
     AGE_SLIDER.max,
@@ -69,8 +80,8 @@ function AgeSliderSearch(props: FieldSearchProps) {
           { value: 65, label: '65' },
           { value: AGE_SLIDER.max, label: String(AGE_SLIDER.max) },
         ]}
-        thumbFromLabel={`${typeof props.label === 'string' ? props.label : ''} ${t('fields.search.from')}`.trim()}
-        thumbToLabel={`${typeof props.label === 'string' ? props.label : ''} ${t('fields.search.to')}`.trim()}
+        thumbFromLabel={partName('from')}
+        thumbToLabel={partName('to')}
         data-testid="search-age-slider"
         onChangeEnd={(next) =>
           props.onChange(
@@ -91,6 +102,7 @@ function AgeSliderSearch(props: FieldSearchProps) {
 export function FieldSearchInput(props: FieldSearchProps) {
   const { t } = useTranslation();
   const label = useOperatorLabel();
+  const partName = usePartNames(props.label);
   const type = itemFieldType(props.item) ?? '';
   const operators = operatorsOf(type);
   const operator = props.value?.operator ?? null;
@@ -106,11 +118,7 @@ export function FieldSearchInput(props: FieldSearchProps) {
   const raw = props.value?.value;
   const text = typeof raw === 'string' || typeof raw === 'number' ? String(raw) : '';
   const isoToNl = (iso: string) => (iso ? formatFieldValue('date', iso, {}) || iso : '');
-  // the value inputs are named by the field and their part (the field's label sits on the operator)
-  const fieldName = typeof props.label === 'string' ? props.label : '';
-  const named = (part: 'value' | 'from' | 'to') => ({
-    'aria-label': `${fieldName} ${t(`fields.search.${part}`)}`.trim(),
-  });
+  const named = (part: 'value' | 'from' | 'to') => ({ 'aria-label': partName(part) });
   const dateInput = (
     value: string,
     onChange: (iso: string) => void,
@@ -160,7 +168,7 @@ export function FieldSearchInput(props: FieldSearchProps) {
               max={max}
               step={max > 100 ? 1 : 0.1}
               value={Math.min(Number(text) || 0, max)}
-              thumbLabel={named('value')['aria-label']}
+              thumbLabel={partName('value')}
               data-testid="search-number-slider"
               onChange={(v) => setValue(String(v))}
             />

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { type Catalogue, catalogueEntries } from './catalogue-entries';
 import de from './de.json';
 import en from './en.json';
 import es from './es.json';
@@ -10,23 +11,9 @@ import nl from './nl.json';
 import ru from './ru.json';
 import sameAsEnglish from './same-as-english.json';
 
-type Tree = { [key: string]: string | Tree };
+const flatKeys = (tree: Catalogue) => catalogueEntries(tree).map(([key]) => key);
 
-function flatKeys(tree: Tree, prefix = ''): string[] {
-  return Object.entries(tree).flatMap(([key, value]) =>
-    typeof value === 'string' ? [`${prefix}${key}`] : flatKeys(value, `${prefix}${key}.`),
-  );
-}
-
-function flatEntries(tree: Tree, prefix = ''): [string, string][] {
-  return Object.entries(tree).flatMap(([key, value]) =>
-    typeof value === 'string'
-      ? [[`${prefix}${key}`, value] as [string, string]]
-      : flatEntries(value, `${prefix}${key}.`),
-  );
-}
-
-const languages: Record<string, Tree> = { en, nl, es, fr, de, ru };
+const languages: Record<string, Catalogue> = { en, nl, es, fr, de, ru };
 const enKeys = flatKeys(en).sort();
 
 describe('translations', () => {
@@ -39,8 +26,8 @@ describe('translations', () => {
   it.each(Object.keys(sameAsEnglish))(
     '%s translates every text it does not share with English',
     (language) => {
-      const english = new Map(flatEntries(en));
-      const untranslated = flatEntries(languages[language])
+      const english = new Map(catalogueEntries(en));
+      const untranslated = catalogueEntries(languages[language])
         .filter(([key, value]) => english.get(key) === value)
         .map(([key]) => key)
         .filter((key) => !(sameAsEnglish as Record<string, string[]>)[language].includes(key));
@@ -51,7 +38,9 @@ describe('translations', () => {
   it('has no empty values', () => {
     for (const [language, tree] of Object.entries(languages)) {
       const empty = flatKeys(tree).filter((key) => {
-        const value = key.split('.').reduce<string | Tree>((node, part) => (node as Tree)[part], tree);
+        const value = key
+          .split('.')
+          .reduce<string | Catalogue>((node, part) => (node as Catalogue)[part], tree);
         return typeof value !== 'string' || value.trim() === '';
       });
       expect(empty, language).toEqual([]);
