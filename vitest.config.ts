@@ -1,13 +1,20 @@
 import { defineConfig } from 'vitest/config';
 
 // Projects: unit tests, the server's integration suite once per database, and Chromium end to end.
-// scripts/test.mjs picks which run (PostgreSQL only when it is reachable or required).
-const serverSuite = (db: 'pglite' | 'postgres') => ({
+// scripts/test.mjs picks which run: the embedded PostgreSQL of npm start always, the shared PostgreSQL
+// server when it is reachable or required. PGlite (kept for data directories of earlier versions) can
+// be run on its own: npx vitest run --project server-pglite.
+const globalSetups = {
+  embedded: ['packages/server/test/embedded-postgres-cluster.ts'],
+  postgres: [],
+  pglite: ['packages/server/test/pglite-snapshot.ts'],
+};
+const serverSuite = (db: 'embedded' | 'postgres' | 'pglite') => ({
   test: {
     name: `server-${db}`,
     include: ['packages/server/**/*.test.ts'],
     env: { TEST_DB: db },
-    globalSetup: db === 'pglite' ? ['packages/server/test/pglite-snapshot.ts'] : [],
+    globalSetup: globalSetups[db],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
@@ -22,8 +29,9 @@ export default defineConfig({
           include: ['packages/core/**/*.test.ts', 'packages/web/src/**/*.test.{ts,tsx}'],
         },
       },
-      serverSuite('pglite'),
+      serverSuite('embedded'),
       serverSuite('postgres'),
+      serverSuite('pglite'),
       {
         test: {
           name: 'e2e',

@@ -1,4 +1,5 @@
-// npm test: unit and integration tests (PGlite always, PostgreSQL when reachable or required),
+// npm test: unit and integration tests (the embedded PostgreSQL always, the shared PostgreSQL server
+// when reachable or required),
 // then the Chromium end-to-end scenarios.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -29,7 +30,9 @@ if (!hasPostgres && requirePostgres) {
   process.exit(1);
 }
 if (!hasPostgres)
-  console.warn(`PostgreSQL not reachable at ${postgresUrl.host}: integration tests run on PGlite only`);
+  console.warn(
+    `PostgreSQL not reachable at ${postgresUrl.host}: integration tests run on the embedded PostgreSQL only`,
+  );
 
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) {
@@ -47,7 +50,7 @@ const run = (projects) =>
   });
 
 try {
-  run(['unit', 'server-pglite', ...(hasPostgres ? ['server-postgres'] : [])]);
+  run(['unit', 'server-embedded', ...(hasPostgres ? ['server-postgres'] : [])]);
   buildWebIfNeeded();
   run(['e2e']);
 } catch {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Kysely, type Migration, Migrator } from 'kysely';
 import { type Db, dropSchema, openDatabase } from '../src/db/database';
 import { migrations } from '../src/db/migrations/index';
-import { TEST_POSTGRES_URL, testDatabaseKind } from './test-app';
+import { onPostgresServer, testPostgresUrl } from './test-app';
 
 export interface MigrationDb {
   db: Db;
@@ -22,9 +22,9 @@ export async function databaseBefore(name: string): Promise<MigrationDb> {
     .filter((other) => other < name)
     .sort()
     .at(-1) as string;
-  const schema = testDatabaseKind() === 'postgres' ? `test_${randomBytes(6).toString('hex')}` : null;
+  const schema = onPostgresServer() ? `test_${randomBytes(6).toString('hex')}` : null;
   const db = schema
-    ? await openDatabase({ databaseUrl: TEST_POSTGRES_URL, databaseSchema: schema, dataDir: '' })
+    ? await openDatabase({ databaseUrl: testPostgresUrl(), databaseSchema: schema, dataDir: '' })
     : await openDatabase({ databaseUrl: null, databaseSchema: null, dataDir: 'memory://' });
   const migrator = new Migrator({
     db: db as unknown as Kysely<unknown>,

@@ -14,36 +14,57 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** The migrated PGlite data directory of this run, from test/pglite-snapshot.ts (server-pglite only). */
     pgliteSnapshot: string | undefined;
+    /** The run's embedded PostgreSQL, from test/embedded-postgres-cluster.ts (server-embedded only). */
+    embeddedPostgresUrl: string | undefined;
   }
 }
 
-export const TEST_POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
+const SHARED_POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 
-/** Which database this test process runs on: the vitest project sets TEST_DB. */
-export const testDatabaseKind = (): 'pglite' | 'postgres' =>
-  process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+type TestDatabaseKind = 'embedded' | 'postgres' | 'pglite';
 
-export interface TestDatabase {
-  db: Db;
-  kind: 'pglite' | 'postgres';
-  close(): Promise<void>;
-}
+/**
+ * Which database this test process runs on, set by the vitest project in TEST_DB: the embedded
+ * PostgreSQL of npm start (one cluster per run), the shared PostgreSQL server, or in-memory PGlite.
+ */
+export const testDatabaseKind = (): TestDatabaseKind =>
+  process.env.TEST_DB === 'postgres' || process.env.TEST_DB === 'pglite' ? process.env.TEST_DB : 'embedded';
 
-/** The run's migrated snapshot; none outside a vitest worker (upload-memory-server.ts is a child process). */
-function pgliteSnapshotPath(): string | undefined {
+/** Whether this run's database is a PostgreSQL server (many connections), not the in-process PGlite. */
+export const onPostgresServer = () => testDatabaseKind() !== 'pglite';
+
+/** A value the project's global set-up provides; none outside a vitest worker (a child process). */
+function provided<K extends 'pgliteSnapshot' | 'embeddedPostgresUrl'>(key: K) {
   try {
-    return inject('pgliteSnapshot');
+    return inject(key);
   } catch {
     return undefined;
   }
 }
 
-/** A fresh, migrated database: in-memory PGlite, or a schema of its own on PostgreSQL. */
+/**
+ * The connection string of this run's PostgreSQL server: the embedded cluster (a child process of a
+ * test gets it in TEST_EMBEDDED_URL) or the shared server.
+ */
+export function testPostgresUrl(): string {
+  if (testDatabaseKind() === 'postgres') return SHARED_POSTGRES_URL;
+  const url = process.env.TEST_EMBEDDED_URL ?? provided('embeddedPostgresUrl');
+  if (!url) throw new Error('No embedded PostgreSQL in this process: run it in the server-embedded project');
+  return url;
+}
+
+export interface TestDatabase {
+  db: Db;
+  kind: TestDatabaseKind;
+  close(): Promise<void>;
+}
+
+/** A fresh, migrated database: a schema of its own on a PostgreSQL server, or in-memory PGlite. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const kind = testDatabaseKind();
-  if (kind === 'postgres') {
+  if (kind !== 'pglite') {
     const schema = `test_${randomBytes(6).toString('hex')}`;
-    const db = await openDatabase({ databaseUrl: TEST_POSTGRES_URL, databaseSchema: schema, dataDir: '' });
+    const db = await openDatabase({ databaseUrl: testPostgresUrl(), databaseSchema: schema, dataDir: '' });
     await migrate(db);
     return {
       db,
@@ -56,7 +77,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   }
   // Every file starts from the migrated snapshot made once per run (test/pglite-snapshot.ts):
   // migrating a fresh PGlite took about 5 s of each file's time. migrate() then finds nothing to do.
-  const snapshot = pgliteSnapshotPath();
+  const snapshot = provided('pgliteSnapshot');
   const db = await openDatabase({
     databaseUrl: null,
     databaseSchema: null,

@@ -1,5 +1,5 @@
 // The server of upload-memory.test.ts, run in a child process with the heap of `npm start` (192 MB) on
-// in-memory PGlite: `node --max-old-space-size=192 --import tsx upload-memory-server.ts <users> <temp dir>`.
+// the test run's embedded PostgreSQL (TEST_EMBEDDED_URL): `node --max-old-space-size=192 --import tsx upload-memory-server.ts <users> <temp dir>`.
 // Prints one JSON line {port, environment, users} once it listens; answers the IPC message 'peak'
 // with the largest heap it has seen.
 import { buildApp } from '../src/app';

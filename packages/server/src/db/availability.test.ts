@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, DEFAULT_PASSWORD } from '../../test/factories';
 import { freePort } from '../../test/free-port';
-import { TEST_POSTGRES_URL, TestClient, testConfig, testDatabaseKind } from '../../test/test-app';
+import { onPostgresServer, TestClient, testConfig, testPostgresUrl } from '../../test/test-app';
 import { buildApp } from '../app';
 import { isDatabaseUnavailable } from './availability';
 import { type Db, dropSchema, migrate, openDatabase } from './database';
@@ -66,9 +66,9 @@ class CuttableRelay {
   }
 }
 
-describe.runIf(testDatabaseKind() === 'postgres')('the server survives its database', () => {
+describe.runIf(onPostgresServer())('the server survives its database', () => {
   const schema = `test_${randomBytes(6).toString('hex')}`;
-  const target = new URL(TEST_POSTGRES_URL);
+  const target = new URL(testPostgresUrl());
   let relay: CuttableRelay;
   let setupDb: Db;
   let db: Db;
@@ -76,11 +76,11 @@ describe.runIf(testDatabaseKind() === 'postgres')('the server survives its datab
   const lost: Error[] = [];
 
   beforeAll(async () => {
-    setupDb = await openDatabase({ databaseUrl: TEST_POSTGRES_URL, databaseSchema: schema, dataDir: '' });
+    setupDb = await openDatabase({ databaseUrl: testPostgresUrl(), databaseSchema: schema, dataDir: '' });
     await migrate(setupDb);
     relay = new CuttableRelay(await freePort(), { host: target.hostname, port: Number(target.port || 5432) });
     await relay.open();
-    const relayed = new URL(TEST_POSTGRES_URL);
+    const relayed = new URL(testPostgresUrl());
     relayed.hostname = '127.0.0.1';
     relayed.port = String(relay.port);
     db = await openDatabase({ databaseUrl: relayed.href, databaseSchema: schema, dataDir: '' }, (error) =>

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { TEST_POSTGRES_URL, testDatabaseKind } from '../../test/test-app';
+import { onPostgresServer, testPostgresUrl } from '../../test/test-app';
 import { type Db, dropSchema, migrate, openDatabase } from './database';
 import { JSON_COLUMNS } from './json-columns';
 
@@ -9,9 +9,9 @@ let db: Db;
 let schema: string | null = null;
 
 beforeAll(async () => {
-  if (testDatabaseKind() === 'postgres') {
+  if (onPostgresServer()) {
     schema = `test_${randomBytes(6).toString('hex')}`;
-    db = await openDatabase({ databaseUrl: TEST_POSTGRES_URL, databaseSchema: schema, dataDir: '' });
+    db = await openDatabase({ databaseUrl: testPostgresUrl(), databaseSchema: schema, dataDir: '' });
   } else {
     db = await openDatabase({ databaseUrl: null, databaseSchema: null, dataDir: 'memory://' });
   }

@@ -1,15 +1,15 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TEST_POSTGRES_URL, testDatabaseKind } from '../../test/test-app';
+import { onPostgresServer, testPostgresUrl } from '../../test/test-app';
 import { preparingPool } from './prepared-statements';
 
 // PGlite runs in-process through its own dialect; the wrapper serves the pg pool only.
-describe.skipIf(testDatabaseKind() !== 'postgres')('preparingPool', () => {
+describe.skipIf(!onPostgresServer())('preparingPool', () => {
   let db: Kysely<unknown> | undefined;
   const open = (maxStatements?: number) => {
     const pool = new pg.Pool({
-      connectionString: TEST_POSTGRES_URL,
+      connectionString: testPostgresUrl(),
       max: 1,
       options: '-c plan_cache_mode=force_custom_plan',
     });

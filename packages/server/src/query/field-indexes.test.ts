@@ -55,7 +55,7 @@ describe('syncFieldIndexes', () => {
     await buildDisplayItem(db, entity, { dataFieldId: notes.id, view: 'list' }); // not sortable: no index
     await buildDisplayItem(db, entity, { dataFieldId: edited.id, view: 'show/edit' }); // not a list view
 
-    const result = await syncFieldIndexes(db, entity.id, { concurrently: database.kind === 'postgres' });
+    const result = await syncFieldIndexes(db, entity.id, { concurrently: database.kind !== 'pglite' });
     const name = (id: number) => `cdx_${entity.id}_${id}`;
     expect(result.created.sort()).toEqual([name(amount.id), name(due.id), name(status.id)].sort());
     const created = await indexes(entity.id);
@@ -72,7 +72,7 @@ describe('syncFieldIndexes', () => {
 
     // the amount leaves the list view: its index goes
     await db.deleteFrom('display_item').where('id', '=', amountItem.id).execute();
-    scheduleFieldIndexSync(db, entity.id, { concurrently: database.kind === 'postgres' });
+    scheduleFieldIndexSync(db, entity.id, { concurrently: database.kind !== 'pglite' });
     await indexJobsIdle(db);
     expect((await indexes(entity.id)).map((i) => i.indexname).sort()).toEqual(
       [name(due.id), name(status.id)].sort(),

@@ -8,7 +8,7 @@ import {
 } from '../../../test/entity-factories';
 import { type AdminSetup, adminSetup } from '../../../test/entity-test-setup';
 import { buildDefDossier, buildRole } from '../../../test/factories';
-import { createTestApp, type TestApp, type TestClient, testDatabaseKind } from '../../../test/test-app';
+import { createTestApp, onPostgresServer, type TestApp, type TestClient } from '../../../test/test-app';
 import { addField } from './fixture';
 import { resumeSummaryRefreshes, summaryRefreshesIdle } from './summary-refresh';
 
@@ -152,7 +152,7 @@ describe('a large entity', () => {
 
   test('has its summaries rewritten in the background after the call, noted until done', async () => {
     const { entity, number } = await largeEntity(5_001);
-    if (testDatabaseKind() === 'postgres') {
+    if (onPostgresServer()) {
       // A dossier locked by another transaction holds the rewrite up, not the call: it answers, and
       // the rewrite is noted. (PGlite has one connection: the lock would hold everything up.)
       await t.db.transaction().execute(async (trx) => {

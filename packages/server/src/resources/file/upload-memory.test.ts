@@ -8,13 +8,13 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { CSRF_HEADER, CSRF_VALUE, MAX_FILE_BYTES } from '@dossierbase/core';
 import { afterAll, beforeAll, expect, test, vi } from 'vitest';
-import { testDatabaseKind } from '../../../test/test-app';
+import { testDatabaseKind, testPostgresUrl } from '../../../test/test-app';
 
 // Issue 12, defect 2: with the heap `npm start` gives the server (192 MB), 40 parallel uploads of 5 MB
 // by members ended the process ("JavaScript heap out of memory"). The server runs in a child process
 // with that heap; every upload must be stored (201) or refused at once (429), and the server must
-// still answer afterwards. Once is enough: the server runs on in-memory PGlite whichever database
-// this project tests.
+// still answer afterwards. Once is enough: it runs with the embedded PostgreSQL's project, on a schema
+// of that run's cluster, as npm start runs.
 const repoRoot = path.resolve(import.meta.dirname, '../../../../..');
 const script = path.join(repoRoot, 'packages/server/test/upload-memory-server.ts');
 const USERS = 10;
@@ -42,7 +42,7 @@ async function startServer(): Promise<Started> {
     ['--max-old-space-size=192', '--import', 'tsx', script, String(USERS), tempDir],
     {
       cwd: repoRoot,
-      env: { ...process.env, TEST_DB: 'pglite' },
+      env: { ...process.env, TEST_DB: 'embedded', TEST_EMBEDDED_URL: testPostgresUrl() },
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     },
   );
@@ -89,7 +89,7 @@ function upload(port: number, cookie: string, body: Buffer): Promise<number | st
   });
 }
 
-test.skipIf(testDatabaseKind() !== 'pglite')(
+test.skipIf(testDatabaseKind() !== 'embedded')(
   'a server with a 192 MB heap survives 40 parallel uploads of 5 MB',
   async () => {
     const started = Date.now();
