@@ -341,6 +341,33 @@ export interface FileChunkTable {
 }
 
 /** Moved on by triggers on every write to an entity's dossiers or links (bigint: read as text). */
+/** Dossiers per entity and archived state, kept by triggers (migration 2026-11-25T1600). */
+export interface EntityDossierCountTable {
+  environment_id: number;
+  def_dossier_id: number;
+  archived: boolean;
+  total: number;
+}
+
+/** The data fields (of a list or tree type) whose chosen options are counted. */
+export interface OptionCountFieldTable {
+  environment_id: number;
+  def_dossier_id: number;
+  field_id: number;
+}
+
+/** Dossiers per counted field, archived state and option (option -1: any value), kept by triggers. */
+export interface OptionCountTable {
+  environment_id: number;
+  def_dossier_id: number;
+  field_id: number;
+  archived: boolean;
+  /** an element of a multiple choice, not a single choice */
+  many: boolean;
+  option_id: number;
+  total: number;
+}
+
 export interface EntityDataVersionTable {
   def_dossier_id: number;
   version: Generated<string>;
@@ -387,6 +414,9 @@ export interface Database {
   file: FileTable;
   file_chunk: FileChunkTable;
   entity_data_version: EntityDataVersionTable;
+  entity_dossier_count: EntityDossierCountTable;
+  option_count_field: OptionCountFieldTable;
+  option_count: OptionCountTable;
   summary_refresh: SummaryRefreshTable;
 }
 

@@ -1,9 +1,11 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { Db } from '../db/database';
+import { countedTotal, coversWholeEntity } from './dossier-counts';
 import { cachedResult, peekCachedResult } from './list-cache';
 import { countQuery, filteredQuery, type ListParams } from './list-query';
 
-// The total behind pager.items. Counting 80,000 matches of a million dossiers exactly takes about a
+// The total behind pager.items. A list of the whole entity reads its counter (query/dossier-counts.ts).
+// Counting 80,000 matches of a million dossiers exactly takes about a
 // quarter of a second, far more than the page itself, so a total nobody asked for before is exact
 // only up to EXACT_UP_TO; above that the answer carries the planner's estimate (marked estimated)
 // while the exact count runs in the background and serves the next page, sort or view from the cache.
@@ -24,6 +26,7 @@ export async function listTotal(db: Db, params: ListParams, key: string): Promis
     const value = await Promise.race([known, Promise.resolve(PENDING)]).catch(() => PENDING);
     if (typeof value === 'number') return { items: value, estimated: false };
   }
+  if (coversWholeEntity(params)) return { items: await countedTotal(db, params), estimated: false };
   const capped = filteredQuery(db, params)
     .select(sql`1`.as('one'))
     .limit(EXACT_UP_TO + 1)

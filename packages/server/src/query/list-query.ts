@@ -688,16 +688,14 @@ export async function runAggregations(db: Db, params: ListParams): Promise<Aggre
         // the value (how many have an option) comes from the shared scan, the options from this one
         plain.push({ index, id, aggregate, selection: sql`count(${expr})` });
         const rows = await base
-          .select([sql<string>`${element}`.as('option'), sql<number>`count(*)`.as('total')])
+          .select([sql<string>`(${element})::text`.as('option'), sql<number>`count(*)`.as('total')])
           .where(sql<boolean>`${expr} is not null`)
           .groupBy(sql`1`)
           .execute();
+        // an option is a whole number, as the counters of query/dossier-counts.ts count them
         const options = rows
-          .map((r) => ({
-            id: Number(typeof r.option === 'string' ? JSON.parse(r.option) : r.option),
-            total: Number(r.total),
-          }))
-          .filter((o) => Number.isSafeInteger(o.id))
+          .filter((r) => /^[0-9]{1,15}$/.test(r.option))
+          .map((r) => ({ id: Number(r.option), total: Number(r.total) }))
           .sort((a, b) => b.total - a.total || a.id - b.id);
         optionsOf.set(index, options);
         return;

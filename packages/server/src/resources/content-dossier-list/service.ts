@@ -26,6 +26,7 @@ import { authorize, canShowDossiers } from '../../policy/dossier';
 import { entitiesShownToRoles, entityPermissions, openEntityScope } from '../../policy/entity';
 import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from '../../policy/environment';
 import { readerSummaryKeys } from '../../policy/summary';
+import { countedAggregations } from '../../query/dossier-counts';
 import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
 import { cachedResult, queryKey } from '../../query/list-cache';
 import { type ListTotal, listTotal } from '../../query/list-count';
@@ -210,6 +211,8 @@ async function countAndAggregations(
   const countKey = `count:${version}:${filtered}`;
   if (params.aggregations.length === 0)
     return { count: await listTotal(db, params, countKey), aggregations: [] };
+  const counted = await countedAggregations(db, params);
+  if (counted) return { count: { items: counted.total, estimated: false }, aggregations: counted.results };
   const aggregated = params.aggregations.map(({ column, aggregate }) =>
     column.kind === 'link'
       ? [column.itemId, aggregate, 'link', column.link.id]
