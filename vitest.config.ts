@@ -36,6 +36,9 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['packages/web/e2e/**/*.e2e.ts'],
+          // the server of each scenario runs on the embedded PostgreSQL, as npm start does
+          env: { TEST_DB: 'embedded' },
+          globalSetup: globalSetups.embedded,
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
