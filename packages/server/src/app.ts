@@ -37,6 +37,7 @@ import { environmentRoutes } from './resources/environment/routes';
 import { fileRoutes } from './resources/file/routes';
 import { healthRoutes } from './resources/health/routes';
 import { localeRoutes } from './resources/locale/routes';
+import { logRoutes } from './resources/log/routes';
 import { permissionRoutes } from './resources/permission/routes';
 import { roleRoutes } from './resources/role/routes';
 import { subscriptionRoutes } from './resources/subscription/routes';
@@ -182,6 +183,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       await api.register(subscriptionRoutes);
       await api.register(environmentRoutes);
       await api.register(localeRoutes);
+      await api.register(logRoutes);
       await api.register(templateRoutes);
       await api.register(defFieldRoutes);
       await api.register(defFieldListRoutes);

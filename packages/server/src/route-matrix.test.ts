@@ -292,6 +292,7 @@ const ROUTES: Record<string, Case> = {
   'POST /api/file': {
     fill: (x) => ({ body: { name: 'upload.txt', file: text('uploaded'), environment: x.environment } }),
   },
+  'GET /api/log': { fill: (x) => ({ query: { environment: x.environment, dossier: x.dossier } }) },
   'GET /api/file/:id': { fill: (x) => ({ params: { id: x.file } }) },
   'GET /api/file/:id/download': { fill: (x) => ({ params: { id: x.file } }) },
 };
