@@ -115,6 +115,12 @@ export const routes: RouteObject[] = [
                         }),
                       },
                       {
+                        path: '/logs',
+                        lazy: async () => ({
+                          Component: (await import('../features/log/logs-page')).LogsPage,
+                        }),
+                      },
+                      {
                         path: '/erd',
                         lazy: async () => ({
                           Component: (await import('../features/admin/erd-page')).ErdPage,

@@ -2,6 +2,7 @@ import {
   ENTITY_MESSAGES,
   ENVIRONMENT_MESSAGES,
   FORBIDDEN_MESSAGE,
+  LOG_MESSAGES,
   LOGIN_MESSAGES,
   PASSWORD_MIN_LENGTH,
   PASSWORD_UPDATE_REQUIRED,
@@ -41,6 +42,7 @@ const MESSAGE_KEYS: Record<string, string> = {
   ...Object.fromEntries(
     Object.entries(ENTITY_MESSAGES).map(([name, text]) => [text, `admin.messages.${name}`]),
   ),
+  ...Object.fromEntries(Object.entries(LOG_MESSAGES).map(([name, text]) => [text, `log.messages.${name}`])),
 };
 
 export function translateMessage(t: TFunction, message: string | null | undefined): string {

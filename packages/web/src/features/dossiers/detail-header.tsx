@@ -2,15 +2,26 @@ import type { DossierDetail } from '@dossierbase/core';
 import { ActionIcon, Anchor, Breadcrumbs, Group, Text, Title, Tooltip } from '@mantine/core';
 import { IconBell, IconBellOff, IconStar, IconStarFilled } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { notifyError, notifySuccess } from '../../api/errors';
 import { formatDate } from '../../app/format';
 import { dossierKeys, setFavourite, setSubscription } from './dossier-api';
 
-// Breadcrumb (Home, type name, summary), title (summary, else the id), favourite and subscribe.
+// Breadcrumb (Home, type name, summary), title (summary, else the id), favourite, subscribe and the
+// page's other actions.
 
-export function DetailHeader({ detail, typeName }: { detail: DossierDetail; typeName: string }) {
+export function DetailHeader({
+  detail,
+  typeName,
+  actions,
+}: {
+  detail: DossierDetail;
+  typeName: string;
+  /** more actions beside favourite and subscribe (the dossier's history) */
+  actions?: ReactNode;
+}) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const { dossier } = detail;
@@ -63,6 +74,7 @@ export function DetailHeader({ detail, typeName }: { detail: DossierDetail; type
           </Text>
         </div>
         <Group gap="xs" wrap="nowrap">
+          {actions}
           <Tooltip label={t(detail.favorite ? 'dossier.favourite_remove' : 'dossier.favourite_add')}>
             <ActionIcon
               variant="subtle"

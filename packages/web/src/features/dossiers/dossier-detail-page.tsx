@@ -10,6 +10,7 @@ import { joinEnvironmentRoom } from '../../app/realtime';
 import { useFieldLocale } from '../../fields/shared';
 import { environmentStore, useEnvironment } from '../environments/environment-store';
 import { getEnvironment } from '../environments/environments-api';
+import { DossierHistory } from '../log/dossier-history';
 import { detailValues } from './detail/dossier-data';
 import { DetailHeader } from './detail-header';
 import { DetailTab } from './detail-tab';
@@ -82,7 +83,7 @@ export function DossierDetailPage() {
       ]);
       const tabsAllowed = tabs.find((row) => row.id === id)?.tabs_allowed ?? false;
       const canEdit = abilities.canEdit && (await isEditAllowed(defDossier, id, signal));
-      return { tabsAllowed, canEdit };
+      return { tabsAllowed, canEdit, canReadLog: abilities.canReadLog };
     },
     enabled: defDossier > 0 && !switching,
   });
@@ -188,7 +189,15 @@ export function DossierDetailPage() {
 
   return (
     <Stack p="md" gap="md" data-testid="dossier-detail-page">
-      <DetailHeader detail={data} typeName={names.name} />
+      <DetailHeader
+        detail={data}
+        typeName={names.name}
+        actions={
+          access.data.canReadLog ? (
+            <DossierHistory dossierId={id} environmentId={data.dossier.environment_id} />
+          ) : null
+        }
+      />
       {archived ? (
         <Alert color="yellow" icon={<IconArchive size={18} />} data-testid="dossier-archived-banner">
           {t('dossier.archived')}
