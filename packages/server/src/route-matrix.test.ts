@@ -292,6 +292,15 @@ const ROUTES: Record<string, Case> = {
   'POST /api/file': {
     fill: (x) => ({ body: { name: 'upload.txt', file: text('uploaded'), environment: x.environment } }),
   },
+  'PATCH /api/environment/:id': {
+    fill: (x) => ({ params: { id: x.environment }, body: { description: 'changed' } }),
+  },
+  'PUT /api/environment/:id/module/:name': {
+    fill: (x) => ({
+      params: { id: x.environment, name: 'secureshare' },
+      body: { enabled: true, entities: [x.entity] },
+    }),
+  },
   'GET /api/log': { fill: (x) => ({ query: { environment: x.environment, dossier: x.dossier } }) },
   'GET /api/file/:id': { fill: (x) => ({ params: { id: x.file } }) },
   'GET /api/file/:id/download': { fill: (x) => ({ params: { id: x.file } }) },

@@ -114,6 +114,50 @@ export const environmentCreateSchema = z.object({
   template: idSchema.nullable().optional(),
 });
 
+/** The modules an environment can switch on (the integrations read them; spec docs 1 to 3). */
+export const ENVIRONMENT_MODULES = [
+  'reports',
+  'brp',
+  'secureshare',
+  'hourregistration',
+  'events',
+  'kedocx',
+  'jwwmo',
+] as const;
+export type EnvironmentModule = (typeof ENVIRONMENT_MODULES)[number];
+
+export const ENVIRONMENT_SETTINGS_MESSAGES = {
+  color: 'Enter a colour as #rrggbb',
+  superAdminOnly: 'Only a super admin can change this',
+  unknownEntity: 'Unknown entity',
+} as const;
+
+/** PATCH /api/environment/:id: what its admins change (`active` by super admins only). */
+export const environmentPatchSchema = z.object({
+  name: environmentCreateSchema.shape.name.optional(),
+  description: environmentCreateSchema.shape.description.optional(),
+  /** data: URL of a PNG or JPEG image; null removes the logo */
+  image: z.string().max(3_000_000).nullable().optional(),
+  active: z.boolean().optional(),
+  /** how members reach help: an e-mail address, phone number or web address, as text */
+  help_contact: z.string().trim().max(200, 'At most 200 characters').optional(),
+  /** the shell's accent colour; null for the product's own */
+  color: z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, ENVIRONMENT_SETTINGS_MESSAGES.color)
+    .nullable()
+    .optional(),
+});
+export type EnvironmentPatch = z.output<typeof environmentPatchSchema>;
+
+/** PUT /api/environment/:id/module/:name: switched on or off, with the module's settings. */
+export const environmentModuleSchema = z.object({
+  enabled: z.boolean(),
+  /** the entities the module works on (secure share lists them) */
+  entities: z.array(idSchema).max(500).optional(),
+});
+export type EnvironmentModuleInput = z.output<typeof environmentModuleSchema>;
+
 export const environmentLocaleCreateSchema = z.object({
   environment: idSchema,
   code: z.string({ error: REQUIRED_MESSAGE }).min(1, REQUIRED_MESSAGE).max(10),

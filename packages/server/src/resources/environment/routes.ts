@@ -1,8 +1,11 @@
 import {
+  ENVIRONMENT_MODULES,
   environmentCreateSchema,
   environmentListQuerySchema,
   environmentLocaleCreateSchema,
+  environmentModuleSchema,
   environmentPageSchema,
+  environmentPatchSchema,
   environmentSchema,
   idParamSchema,
   localeSchema,
@@ -16,6 +19,7 @@ import { openEnvironment, requireEnvironmentAdmin } from '../../policy/environme
 import { canCreateEnvironment } from '../../policy/user';
 import { presentEnvironment, presentEnvironments } from './present';
 import { addEnvironmentLocale, createEnvironment, listEnvironments } from './service';
+import { setEnvironmentModule, updateEnvironment } from './settings';
 
 const idParams = z.object({ id: idParamSchema });
 
@@ -49,6 +53,43 @@ export const environmentRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await currentUser(request);
       const { environment } = await openEnvironment(db, user, request.params.id);
       return presentEnvironment(db, user, environment);
+    },
+  );
+
+  app.patch(
+    '/environment/:id',
+    {
+      config: { access: 'environmentAdmin' },
+      schema: {
+        params: idParams,
+        body: environmentPatchSchema,
+        tags: ['environment'],
+        response: answers({ 200: environmentSchema }),
+      },
+    },
+    async (request) => {
+      const user = await currentUser(request);
+      const row = await updateEnvironment(db, user, request.params.id, request.body);
+      return presentEnvironment(db, user, row);
+    },
+  );
+
+  app.put(
+    '/environment/:id/module/:name',
+    {
+      config: { access: 'environmentAdmin' },
+      schema: {
+        params: z.object({ id: idParamSchema, name: z.enum(ENVIRONMENT_MODULES) }),
+        body: environmentModuleSchema,
+        tags: ['environment'],
+        response: answers({ 200: environmentSchema }),
+      },
+    },
+    async (request) => {
+      const user = await currentUser(request);
+      const { id, name } = request.params;
+      const row = await setEnvironmentModule(db, user, id, name, request.body);
+      return presentEnvironment(db, user, row);
     },
   );
 
