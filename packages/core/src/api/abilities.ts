@@ -22,6 +22,8 @@ export const environmentAbilitiesSchema = z.object({
   canAdminister: z.boolean(),
   /** the reports button: the export credential in an environment with the reports module */
   canSeeReports: z.boolean(),
+  /** switch the environment off and on again: super admins (its admins could not reopen it) */
+  canSwitchActive: z.boolean(),
 });
 export type EnvironmentAbilities = z.infer<typeof environmentAbilitiesSchema>;
 

@@ -8,7 +8,7 @@ import {
   holds,
 } from './dossier';
 import type { EntityScope } from './entity';
-import { type EnvironmentAccess, hasCredential, isEnvironmentAdmin } from './environment';
+import { canSwitchActive, type EnvironmentAccess, hasCredential, isEnvironmentAdmin } from './environment';
 
 // The abilities that answers carry for the signed-in user (core/api/abilities.ts), read off the rules
 // of this folder: the web shows or hides actions by them and decides nothing itself. The user's own
@@ -17,6 +17,7 @@ import { type EnvironmentAccess, hasCredential, isEnvironmentAdmin } from './env
 export const environmentAbilities = (access: EnvironmentAccess): EnvironmentAbilities => ({
   canAdminister: isEnvironmentAdmin(access),
   canSeeReports: hasCredential(access, 'export') && access.environment.env_modules.includes('reports'),
+  canSwitchActive: canSwitchActive(access.user),
 });
 
 const EXPORTS = ['export', 'export_csv', 'export_pdf', 'export_word', 'export_html'] as const;

@@ -34,6 +34,12 @@ export const CREATOR_CREDENTIALS: EnvironmentCredential[] = ['environment-admin'
 /** Super admins create environments without the limit of a subscription. */
 export const createsWithoutLimit = (user: UserRow) => isSuperAdmin(user);
 
+/**
+ * Switching an environment off and on: super admins only. An inactive environment opens for nobody,
+ * so an environment admin who switched it off could not switch it back on.
+ */
+export const canSwitchActive = (user: Pick<UserRow, 'roles'>) => isSuperAdmin(user);
+
 const ENVIRONMENT_COLUMNS = [
   'id',
   'name',

@@ -115,6 +115,27 @@ export const routes: RouteObject[] = [
                         }),
                       },
                       {
+                        path: '/environment/edit',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/environment-settings-pages'))
+                            .EnvironmentEditPage,
+                        }),
+                      },
+                      {
+                        path: '/layout',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/environment-settings-pages'))
+                            .LayoutPage,
+                        }),
+                      },
+                      {
+                        path: '/modules',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/environment-settings-pages'))
+                            .ModulesPage,
+                        }),
+                      },
+                      {
                         path: '/logs',
                         lazy: async () => ({
                           Component: (await import('../features/log/logs-page')).LogsPage,

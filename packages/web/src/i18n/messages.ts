@@ -1,6 +1,7 @@
 import {
   ENTITY_MESSAGES,
   ENVIRONMENT_MESSAGES,
+  ENVIRONMENT_SETTINGS_MESSAGES,
   FORBIDDEN_MESSAGE,
   LOG_MESSAGES,
   LOGIN_MESSAGES,
@@ -21,6 +22,7 @@ const MESSAGE_KEYS: Record<string, string> = {
   'Digits only': 'validation.digits_only',
   [`Use at least ${PASSWORD_MIN_LENGTH} characters`]: 'validation.password_min',
   'At most 100 characters': 'validation.max_100',
+  'At most 200 characters': 'validation.max_200',
   'At most 2000 characters': 'validation.max_2000',
   'Passwords do not match': 'validation.passwords_mismatch',
   [LOGIN_MESSAGES.incorrect]: 'login.incorrect',
@@ -41,6 +43,12 @@ const MESSAGE_KEYS: Record<string, string> = {
   // the configuration's messages, admin.messages.<name of the message>
   ...Object.fromEntries(
     Object.entries(ENTITY_MESSAGES).map(([name, text]) => [text, `admin.messages.${name}`]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(ENVIRONMENT_SETTINGS_MESSAGES).map(([name, text]) => [
+      text,
+      `admin.environment.messages.${name}`,
+    ]),
   ),
   ...Object.fromEntries(Object.entries(LOG_MESSAGES).map(([name, text]) => [text, `log.messages.${name}`])),
 };

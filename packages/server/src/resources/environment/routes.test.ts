@@ -352,9 +352,21 @@ describe('GET /api/environment/:id', () => {
       .execute();
     const abilities = async (as: typeof client, id: number) =>
       (await as.get(`/api/environment/${id}`)).json().abilities;
-    expect(await abilities(client, admin.id)).toEqual({ canAdminister: true, canSeeReports: false });
-    expect(await abilities(client, reports.id)).toEqual({ canAdminister: false, canSeeReports: true });
-    expect(await abilities(client, withoutModule.id)).toEqual({ canAdminister: false, canSeeReports: false });
+    expect(await abilities(client, admin.id)).toEqual({
+      canAdminister: true,
+      canSeeReports: false,
+      canSwitchActive: false,
+    });
+    expect(await abilities(client, reports.id)).toEqual({
+      canAdminister: false,
+      canSeeReports: true,
+      canSwitchActive: false,
+    });
+    expect(await abilities(client, withoutModule.id)).toEqual({
+      canAdminister: false,
+      canSeeReports: false,
+      canSwitchActive: false,
+    });
     const listed = (await client.get('/api/environment?limit=100')).json().results;
     expect(listed.find((e: { id: number }) => e.id === reports.id).abilities.canSeeReports).toBe(true);
     const superAdmin = await signIn({ roles: ADMIN_ROLES });

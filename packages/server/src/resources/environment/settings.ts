@@ -7,17 +7,16 @@ import {
 import type { Db } from '../../db/database';
 import type { EnvironmentRow, UserRow } from '../../db/schema';
 import { badRequest, notFound } from '../../http-errors';
-import { requireEnvironmentAdmin } from '../../policy/environment';
-import { isSuperAdmin } from '../../policy/roles';
+import { canSwitchActive, requireEnvironmentAdmin } from '../../policy/environment';
 import { decodeLogo } from './logo';
 
 // An environment's own settings, changed by its admins: name, description, logo, help contact and
 // accent colour (/environment/edit, /layout), its modules (/modules); whether it is active, by super
 // admins only (an inactive environment opens for nobody, so its admins could not switch it back).
 
-/** The environment for a change: its admins, or a super admin even while it is inactive. */
+/** The environment for a change: its admins, or one who may switch it back on even while it is inactive. */
 async function changedEnvironment(db: Db, user: UserRow, id: number): Promise<EnvironmentRow> {
-  if (!isSuperAdmin(user)) return (await requireEnvironmentAdmin(db, user, id)).environment;
+  if (!canSwitchActive(user)) return (await requireEnvironmentAdmin(db, user, id)).environment;
   const row = await db.selectFrom('environment').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound();
   return row;
@@ -31,7 +30,7 @@ export async function updateEnvironment(
   id: number,
   patch: EnvironmentPatch,
 ): Promise<EnvironmentRow> {
-  if (patch.active !== undefined && !isSuperAdmin(user))
+  if (patch.active !== undefined && !canSwitchActive(user))
     throw badRequest({ active: ENVIRONMENT_SETTINGS_MESSAGES.superAdminOnly });
   const row = await changedEnvironment(db, user, id);
   const logo = patch.image ? decodeLogo(patch.image) : null;

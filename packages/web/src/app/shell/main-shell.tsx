@@ -53,6 +53,13 @@ export function MainShell() {
   if (!environment) return null;
   const admin = isEnvironmentAdmin(environment);
   const showReports = isBuiltRoute('/reports') && environment.abilities?.canSeeReports;
+  // the environment's own help contact and accent colour (/environment/edit, /layout)
+  const setting = (key: string) => {
+    const value = environment.settings?.[key];
+    return typeof value === 'string' && value ? value : null;
+  };
+  const accent = setting('color');
+  const helpContact = setting('help_contact') ?? config.help_contact;
 
   return (
     <AppShell
@@ -63,7 +70,10 @@ export function MainShell() {
       data-testid="main-shell"
       data-menu-open={open}
     >
-      <AppShell.Header>
+      <AppShell.Header
+        style={accent ? { borderTop: `4px solid ${accent}` } : undefined}
+        data-testid="shell-header"
+      >
         <SkipLink />
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap" style={{ minWidth: 0 }}>
@@ -131,15 +141,15 @@ export function MainShell() {
       <AppShell.Footer>
         <Group h="100%" px="md" justify="space-between" data-testid="shell-footer">
           <Text size="xs" c="dimmed" data-testid="shell-help-contact">
-            {config.help_contact && (
+            {helpContact && (
               <>
                 {t('shell.help')}:{' '}
-                {config.help_contact.includes('@') ? (
-                  <Anchor href={`mailto:${config.help_contact}`} size="xs">
-                    {config.help_contact}
+                {helpContact.includes('@') ? (
+                  <Anchor href={`mailto:${helpContact}`} size="xs">
+                    {helpContact}
                   </Anchor>
                 ) : (
-                  config.help_contact
+                  helpContact
                 )}
               </>
             )}

@@ -63,7 +63,7 @@ function firstTabWithError(errors: FieldErrors<NewEnvironmentInput>): Tab | null
   return null;
 }
 
-function readAsDataUrl(file: File): Promise<string> {
+export function readAsDataUrl(file: File): Promise<string> {
   return new Promise((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(String(reader.result));
