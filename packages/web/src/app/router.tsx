@@ -115,6 +115,18 @@ export const routes: RouteObject[] = [
                         }),
                       },
                       {
+                        path: '/roles',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/roles-page')).RolesPage,
+                        }),
+                      },
+                      {
+                        path: '/role/:id',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/role-edit-page')).RoleEditPage,
+                        }),
+                      },
+                      {
                         path: '/erd',
                         lazy: async () => ({
                           Component: (await import('../features/admin/erd-page')).ErdPage,

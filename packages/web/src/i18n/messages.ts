@@ -5,8 +5,10 @@ import {
   LOGIN_MESSAGES,
   PASSWORD_MIN_LENGTH,
   PASSWORD_UPDATE_REQUIRED,
+  PERMISSION_MESSAGES,
   REQUIRED_MESSAGE,
   RESET_MESSAGES,
+  ROLE_MESSAGES,
   SERVICE_MESSAGES,
 } from '@dossierbase/core';
 import type { TFunction } from 'i18next';
@@ -40,6 +42,12 @@ const MESSAGE_KEYS: Record<string, string> = {
   // the configuration's messages, admin.messages.<name of the message>
   ...Object.fromEntries(
     Object.entries(ENTITY_MESSAGES).map(([name, text]) => [text, `admin.messages.${name}`]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(ROLE_MESSAGES).map(([name, text]) => [text, `admin.roles.messages.${name}`]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(PERMISSION_MESSAGES).map(([name, text]) => [text, `admin.permissions.messages.${name}`]),
   ),
 };
 
