@@ -127,6 +127,12 @@ export const routes: RouteObject[] = [
                         }),
                       },
                       {
+                        path: '/permissions',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/permissions-page')).PermissionsPage,
+                        }),
+                      },
+                      {
                         path: '/erd',
                         lazy: async () => ({
                           Component: (await import('../features/admin/erd-page')).ErdPage,
