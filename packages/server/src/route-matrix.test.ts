@@ -163,9 +163,11 @@ const ROUTES: Record<string, Case> = {
   'DELETE /api/defdossier/:id': { fill: (x) => ({ params: { id: x.entity } }) },
   'GET /api/role': { fill: (x) => ({ query: { environment: x.environment } }) },
   'GET /api/role/:id': { fill: (x) => ({ params: { id: x.role } }) },
+  'GET /api/role/:id/usage': { fill: (x) => ({ params: { id: x.role } }) },
   'POST /api/role': { fill: (x) => ({ body: { environment: x.environment, name: 'r' } }) },
   'PATCH /api/role/:id': { fill: (x) => ({ params: { id: x.role }, body: { name: 'renamed' } }) },
-  'DELETE /api/role/:id': { fill: (x) => ({ params: { id: x.role } }) },
+  // the variant that also takes the role out of members, permissions and rules
+  'DELETE /api/role/:id': { fill: (x) => ({ params: { id: x.role }, query: { detach: 'true' } }) },
   'GET /api/permission': { fill: (x) => ({ query: { environment: x.environment } }) },
   'PUT /api/permission': {
     fill: (x) => ({

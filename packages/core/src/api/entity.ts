@@ -444,6 +444,12 @@ export interface DisplayCustomView {
 
 // ---------- roles (/api/role) and permissions (/api/permission)
 
+export const ROLE_MESSAGES = {
+  nameTaken: 'A role with this name exists',
+  inUse: 'This role is still in use',
+} as const;
+export const PERMISSION_MESSAGES = { unknownEntity: 'Unknown entity', unknownRole: 'Unknown role' } as const;
+
 export const roleCreateSchema = z.object({
   environment: id(),
   name: required(),

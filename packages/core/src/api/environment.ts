@@ -66,6 +66,38 @@ export const roleDetailSchema = roleSchema.extend({
 export type RoleDetail = z.infer<typeof roleDetailSchema>;
 export const rolePageSchema = pagedSchema(roleDetailSchema);
 
+/** An entity as a role's uses name it: the web shows it in the reader's language. */
+const roleUseEntitySchema = z.object({
+  id: z.number(),
+  translations: z.array(defDossierTranslationAnswerSchema),
+});
+
+/**
+ * GET /api/role/{id}/usage: every place that names the role. A role is deleted only when none does,
+ * or together with its removal from all of them (DELETE /api/role/{id}?detach=true).
+ */
+export const roleUsageSchema = z.object({
+  /** the members holding it: the first ROLE_USAGE_MEMBERS by username, and how many there are */
+  members: z.array(userRefSchema),
+  member_count: z.number(),
+  /** entities on which it has permissions */
+  permissions: z.array(roleUseEntitySchema),
+  /** entities listed in menus only to the roles they name, this one among them */
+  visibility: z.array(roleUseEntitySchema),
+  /** data fields whose visibility names it */
+  data_fields: z.array(z.object({ id: z.number(), name: z.string(), def_dossier: roleUseEntitySchema })),
+  /** display items whose visibility names it */
+  display_items: z.array(
+    z.object({ id: z.number(), name: z.string(), view: z.string(), def_dossier: roleUseEntitySchema }),
+  ),
+  /** list options hidden for it */
+  list_options: z.array(
+    z.object({ id: z.number(), text: z.string(), def_field: z.object({ id: z.number(), name: z.string() }) }),
+  ),
+});
+export type RoleUsage = z.infer<typeof roleUsageSchema>;
+export const ROLE_USAGE_MEMBERS = 20;
+
 export const environmentSchema = z.object({
   id: z.number(),
   name: z.string(),

@@ -142,6 +142,24 @@ export const routes: RouteObject[] = [
                         }),
                       },
                       {
+                        path: '/roles',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/roles-page')).RolesPage,
+                        }),
+                      },
+                      {
+                        path: '/role/:id',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/role-edit-page')).RoleEditPage,
+                        }),
+                      },
+                      {
+                        path: '/permissions',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/permissions-page')).PermissionsPage,
+                        }),
+                      },
+                      {
                         path: '/erd',
                         lazy: async () => ({
                           Component: (await import('../features/admin/erd-page')).ErdPage,

@@ -7,8 +7,10 @@ import {
   LOGIN_MESSAGES,
   PASSWORD_MIN_LENGTH,
   PASSWORD_UPDATE_REQUIRED,
+  PERMISSION_MESSAGES,
   REQUIRED_MESSAGE,
   RESET_MESSAGES,
+  ROLE_MESSAGES,
   SERVICE_MESSAGES,
 } from '@dossierbase/core';
 import type { TFunction } from 'i18next';
@@ -51,6 +53,12 @@ const MESSAGE_KEYS: Record<string, string> = {
     ]),
   ),
   ...Object.fromEntries(Object.entries(LOG_MESSAGES).map(([name, text]) => [text, `log.messages.${name}`])),
+  ...Object.fromEntries(
+    Object.entries(ROLE_MESSAGES).map(([name, text]) => [text, `admin.roles.messages.${name}`]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(PERMISSION_MESSAGES).map(([name, text]) => [text, `admin.permissions.messages.${name}`]),
+  ),
 };
 
 export function translateMessage(t: TFunction, message: string | null | undefined): string {

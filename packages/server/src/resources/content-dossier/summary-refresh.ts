@@ -127,6 +127,14 @@ export async function withSummaryUpdate<T>(
   return result as T;
 }
 
+/**
+ * The rewrite after a change of the entity's rules that was written elsewhere (a role taken out of
+ * them, role/usage.ts) at `changedAt`, as withSummaryRefresh does after its own change.
+ */
+export function rewriteSummariesAfter(db: Db, entity: Entity, changedAt: Date): Promise<void> {
+  return rewriteAfterChange(db, entity, new Date(changedAt.getTime() - IN_FLIGHT_MS), 0);
+}
+
 /** After a change: the rewrite itself, or for a large entity its note and a background job. */
 async function rewriteAfterChange(db: Db, entity: Entity, started: Date, written: number) {
   const large = await db

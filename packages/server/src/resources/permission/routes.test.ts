@@ -4,6 +4,7 @@ import { buildPermission } from '../../../test/entity-factories';
 import { adminSetup, expectNotFound, put, refusalOf } from '../../../test/entity-test-setup';
 import { addMember, buildDefDossier, buildEnvironment, buildRole } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
+import { dossierSetup, key } from '../content-dossier/fixture';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -96,6 +97,34 @@ describe('/api/permission', () => {
     expect((await admin.get(`/api/permission?environment=${environment.id}&defDossier=x`)).statusCode).toBe(
       400,
     );
+  });
+
+  test('a permission set by PUT holds on the next call, granted or taken back', async () => {
+    const s = await dossierSetup(t);
+    const body = { environment: s.environment.id, defDossier: s.client.id, role: s.role.id };
+    const create = () =>
+      s.member.post('/api/contentdossier', {
+        defDossier: s.client.id,
+        values: { [key(s.fields.name.item)]: `Jansen ${Math.random()}` },
+      });
+    // warm every configuration cache of the member's standing first
+    await put(s.admin, '/api/permission', { ...body, actions: ['show'] });
+    expect((await s.member.get(`/api/defdossier/${s.client.id}/permissions`)).json().actions).toEqual([
+      'show',
+    ]);
+    expect((await create()).statusCode).toBe(403);
+
+    expect((await put(s.admin, '/api/permission', { ...body, actions: ['show', 'create'] })).statusCode).toBe(
+      200,
+    );
+    const created = await create();
+    expect(created.statusCode, created.body).toBe(201);
+    expect(
+      (await s.member.get(`/api/defdossier/${s.client.id}/permissions`)).json().abilities.canCreate,
+    ).toBe(true);
+
+    await put(s.admin, '/api/permission', { ...body, actions: ['show'] });
+    expect((await create()).statusCode).toBe(403);
   });
 
   test("the HTML export permission carries the spec's name, export_html", async () => {

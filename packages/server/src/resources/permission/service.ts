@@ -1,4 +1,4 @@
-import { PERMISSION_ACTIONS, type permissionPutSchema } from '@dossierbase/core';
+import { PERMISSION_ACTIONS, PERMISSION_MESSAGES, type permissionPutSchema } from '@dossierbase/core';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import { badRequest } from '../../http-errors';
@@ -38,8 +38,8 @@ export async function putPermission(
       .executeTakeFirst(),
   ]);
   const errors: Record<string, string> = {};
-  if (!entity) errors.defDossier = 'Unknown entity';
-  if (!role) errors.role = 'Unknown role';
+  if (!entity) errors.defDossier = PERMISSION_MESSAGES.unknownEntity;
+  if (!role) errors.role = PERMISSION_MESSAGES.unknownRole;
   if (Object.keys(errors).length) throw badRequest(errors);
   const actions = PERMISSION_ACTIONS.filter((action) => input.actions.includes(action));
   return db

@@ -6,6 +6,7 @@ import {
   roleDetailSchema,
   rolePageSchema,
   rolePatchSchema,
+  roleUsageSchema,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -15,11 +16,18 @@ import { answers } from '../../http-errors';
 import { administeredRow, requireEnvironmentAdmin } from '../../policy/environment';
 import { presentRole } from './present';
 import { createRole, deleteRole, findRole, listRoles, updateRole } from './service';
+import { findRoleUsage } from './usage';
 
 const idParams = z.object({ id: idParamSchema });
 const listQuery = listQuerySchema.extend({
   environment: idParamSchema,
   limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+const deleteQuery = z.object({
+  detach: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('true: take the role out of every place that names it and delete it, in one transaction'),
 });
 const tags = ['role'];
 
@@ -54,6 +62,23 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
+  app.get(
+    '/role/:id/usage',
+    {
+      config: { access: 'environmentAdmin' },
+      schema: {
+        params: idParams,
+        tags,
+        response: answers({ 200: roleUsageSchema }),
+        description: 'Where the role is used: members, permissions, visibility rules and list options',
+      },
+    },
+    async (request) => {
+      const user = await currentUser(request);
+      return findRoleUsage(db, await adminRole(user, request.params.id));
+    },
+  );
+
   app.post(
     '/role',
     {
@@ -84,11 +109,18 @@ export const roleRoutes: FastifyPluginAsyncZod = async (app) => {
     '/role/:id',
     {
       config: { access: 'environmentAdmin' },
-      schema: { params: idParams, tags, response: answers({ 204: noContentSchema }) },
+      schema: {
+        params: idParams,
+        querystring: deleteQuery,
+        tags,
+        response: answers({ 204: noContentSchema }),
+        description: 'Deletes a role that nothing names (400 says where it is used), or with detach=true',
+      },
     },
     async (request, reply) => {
       const user = await currentUser(request);
-      await deleteRole(db, await adminRole(user, request.params.id));
+      const row = await adminRole(user, request.params.id);
+      await deleteRole(db, row, { detach: request.query.detach === 'true' });
       return reply.code(204).send();
     },
   );

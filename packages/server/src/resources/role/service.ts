@@ -1,15 +1,14 @@
-import type { Pager, roleCreateSchema, rolePatchSchema } from '@dossierbase/core';
+import { type Pager, ROLE_MESSAGES, type roleCreateSchema, type rolePatchSchema } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import { paginate } from '../../db/paginate';
 import { badRequest } from '../../http-errors';
-import { entityName } from '../def-dossier/present';
+import { rewriteSummariesAfter } from '../content-dossier/summary-refresh';
 import { isUniqueViolation } from '../def-dossier/service';
 import { escapeLike } from '../environment/service';
 import type { RoleRow } from './present';
-
-export const ROLE_MESSAGES = { nameTaken: 'A role with this name exists' } as const;
+import { describeRoleUsage, detachRole, findRoleUsage } from './usage';
 
 export async function listRoles(
   db: Db,
@@ -76,68 +75,26 @@ export async function updateRole(
     .catch(nameTakenOnRace);
 }
 
-const list = (names: string[]) => [...new Set(names)].join(', ');
-
-/** Where the role is still used, as readable parts; empty when it is free to go. */
-export async function roleUsage(db: Db, row: RoleRow): Promise<string[]> {
-  const environmentId = row.environment_id;
-  const roleArray = sql`array[${row.id}]::integer[]`;
-  const [members, permissions, items, entities, options] = await Promise.all([
-    db
-      .selectFrom('environment_user')
-      .innerJoin('app_user', 'app_user.id', 'environment_user.user_id')
-      .select('app_user.username')
-      .where('environment_user.environment_id', '=', environmentId)
-      .where(sql<boolean>`environment_user.role_ids @> ${roleArray}`)
-      .orderBy('app_user.username')
-      .execute(),
-    db
-      .selectFrom('permission')
-      .innerJoin('def_dossier', 'def_dossier.id', 'permission.def_dossier_id')
-      .select(['def_dossier.id', 'def_dossier.translations'])
-      .where('permission.environment_id', '=', environmentId)
-      .where('permission.role_id', '=', row.id)
-      .where(sql<boolean>`cardinality(permission.actions) > 0`)
-      .orderBy('def_dossier.rank')
-      .orderBy('def_dossier.id')
-      .execute(),
-    db
-      .selectFrom('display_item')
-      .innerJoin('def_dossier', 'def_dossier.id', 'display_item.def_dossier_id')
-      .select(['def_dossier.id', 'def_dossier.translations'])
-      .where('display_item.environment_id', '=', environmentId)
-      .where(sql<boolean>`display_item.roles @> ${roleArray}`)
-      .orderBy('def_dossier.rank')
-      .orderBy('def_dossier.id')
-      .execute(),
-    db
-      .selectFrom('def_dossier')
-      .select(['id', 'translations'])
-      .where('environment_id', '=', environmentId)
-      .where(sql<boolean>`visibility_roles @> ${roleArray}`)
-      .orderBy('rank')
-      .orderBy('id')
-      .execute(),
-    db
-      .selectFrom('def_field_list')
-      .innerJoin('def_field', 'def_field.id', 'def_field_list.def_field_id')
-      .select('def_field.name')
-      .where('def_field_list.environment_id', '=', environmentId)
-      .where(sql<boolean>`def_field_list.settings->'roles' @> ${JSON.stringify([row.id])}::jsonb`)
-      .orderBy('def_field.name')
-      .execute(),
-  ]);
-  const parts: string[] = [];
-  if (members.length) parts.push(`members ${list(members.map((m) => m.username))}`);
-  if (permissions.length) parts.push(`permissions on ${list(permissions.map(entityName))}`);
-  if (items.length) parts.push(`display items of ${list(items.map(entityName))}`);
-  if (entities.length) parts.push(`visibility of ${list(entities.map(entityName))}`);
-  if (options.length) parts.push(`list options of ${list(options.map((o) => o.name))}`);
-  return parts;
-}
-
-export async function deleteRole(db: Db, row: RoleRow): Promise<void> {
-  const usage = await roleUsage(db, row);
-  if (usage.length) throw badRequest({ id: `Used by ${usage.join('; ')}` });
-  await db.deleteFrom('role').where('id', '=', row.id).execute();
+/**
+ * Deletes the role when nothing names it; otherwise refuses with where it is used, unless `detach`
+ * asks to take it out of those places first, in the same transaction. Summaries of the entities whose
+ * field or summary-item rules named it are rewritten after (content-dossier/summary-refresh.ts).
+ */
+export async function deleteRole(db: Db, row: RoleRow, { detach = false } = {}): Promise<void> {
+  if (!detach) {
+    const usage = describeRoleUsage(await findRoleUsage(db, row));
+    if (usage.length) throw badRequest({ id: `${ROLE_MESSAGES.inUse}: ${usage.join('; ')}` });
+  }
+  const changedAt = new Date();
+  const entities = await db.transaction().execute(async (trx) => {
+    const touched = detach ? await detachRole(trx, row) : [];
+    await trx
+      .deleteFrom('role')
+      .where('id', '=', row.id)
+      .where('environment_id', '=', row.environment_id)
+      .execute();
+    return touched;
+  });
+  for (const id of entities)
+    await rewriteSummariesAfter(db, { id, environment_id: row.environment_id }, changedAt);
 }

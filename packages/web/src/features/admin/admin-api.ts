@@ -8,7 +8,8 @@ import type {
   DisplayPosition,
   EntityPermission,
   ListOption,
-  Role,
+  RoleDetail,
+  RoleUsage,
 } from '@dossierbase/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, apiRequest } from '../../api/client';
@@ -97,19 +98,49 @@ export function useDisplayItems(defDossier: number, view?: string) {
 export function useCustomViews(defDossier: number) {
   return useList<DisplayCustomView>('displaycustomview', { defDossier, limit: 500 }, defDossier > 0);
 }
+/** The environment's roles (up to 200, as the spec's pickers load them). */
 export function useRoles() {
   const environment = useEnvironmentId();
-  return useList<Role>('role', { environment, limit: 200 }, environment > 0);
+  return useList<RoleDetail>('role', { environment, limit: 200 }, environment > 0);
 }
-export function usePermissions(defDossier: number) {
+export function useRole(id: number) {
+  return useQuery({
+    queryKey: adminKeys.one('role', id),
+    queryFn: () => api.get<RoleDetail>(`/role/${id}`),
+    enabled: id > 0,
+  });
+}
+/** Where the role is used; read afresh whenever it is asked for (a delete depends on it). */
+export function useRoleUsage(id: number, enabled: boolean) {
+  return useQuery({
+    queryKey: adminKeys.one('role-usage', id),
+    queryFn: () => api.get<RoleUsage>(`/role/${id}/usage`),
+    enabled: enabled && id > 0,
+    staleTime: 0,
+  });
+}
+/** Deletes a role; `detach` first takes it out of every place that uses it (one transaction). */
+export const deleteRole = (id: number, detach: boolean) =>
+  apiRequest<unknown>(`/role/${id}`, { method: 'DELETE', query: detach ? { detach: true } : {} });
+
+/** The role's name in the reader's language: its translation, else the name it was given. */
+export function roleName(role: Pick<RoleDetail, 'name' | 'translations'>, locale: string | null): string {
+  return pickTranslation(role.translations, locale)?.name || role.name;
+}
+
+/**
+ * Per-entity permissions of the environment (of one entity when `defDossier` is given). The entity
+ * editor's Permissions tab and the /permissions matrix both read and write them here (putPermission).
+ */
+export function usePermissions(defDossier?: number) {
   const environment = useEnvironmentId();
   return useQuery({
     queryKey: adminKeys.list('permission', { environment, defDossier }),
     queryFn: () =>
       api
-        .get<ListAnswer<EntityPermission> | EntityPermission[]>('/permission', { environment, defDossier })
-        .then((answer) => (Array.isArray(answer) ? answer : (answer.results ?? []))),
-    enabled: environment > 0 && defDossier > 0,
+        .get<ListAnswer<EntityPermission>>('/permission', { environment, defDossier })
+        .then((answer) => answer.results),
+    enabled: environment > 0 && (defDossier === undefined || defDossier > 0),
   });
 }
 
@@ -147,7 +178,10 @@ export function pickTranslation<T extends { culture: string }>(
   );
 }
 
-export function entityName(entity: DefDossier | undefined, locale: string | null): string {
+export function entityName(
+  entity: Pick<DefDossier, 'id' | 'translations'> | undefined,
+  locale: string | null,
+): string {
   if (!entity) return '';
   const tr = pickTranslation(entity.translations, locale);
   return tr?.name || tr?.name_plural || `#${entity.id}`;

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Modal, type ModalProps, Stack } from '@mantine/core';
+import { Alert, Button, type ButtonProps, Group, Modal, type ModalProps, Stack } from '@mantine/core';
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +19,8 @@ interface AdminModalProps {
   saveTestId?: string;
   saveLabel?: string;
   saveDisabled?: boolean;
+  /** red for a save that removes something */
+  saveColor?: ButtonProps['color'];
   cancelLabel?: string;
   cancelTestId?: string;
   /** Buttons at the left of the footer: Delete, Duplicate. */
@@ -43,6 +45,7 @@ export function AdminModal({
   saveTestId,
   saveLabel,
   saveDisabled,
+  saveColor,
   cancelLabel,
   cancelTestId,
   actions,
@@ -73,7 +76,13 @@ export function AdminModal({
                 {cancelLabel ?? (onSubmit ? t('common.cancel') : t('common.close'))}
               </Button>
               {onSubmit && (
-                <Button type="submit" loading={pending} disabled={saveDisabled} data-testid={saveTestId}>
+                <Button
+                  type="submit"
+                  loading={pending}
+                  disabled={saveDisabled}
+                  color={saveColor}
+                  data-testid={saveTestId}
+                >
                   {saveLabel ?? t('admin.save')}
                 </Button>
               )}

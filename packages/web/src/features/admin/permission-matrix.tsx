@@ -1,22 +1,28 @@
-import { PERMISSION_ACTIONS, type Role } from '@dossierbase/core';
+import { PERMISSION_ACTIONS, type RoleDetail } from '@dossierbase/core';
 import { Checkbox, ScrollArea, Table } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { useLocale } from '../../app/locale-provider';
+import { roleName } from './admin-api';
 import { permissionActionLabel } from './labels';
 
 /** Actions per role id, as the entity editor holds them. */
 export type PermissionMatrixValue = Record<number, string[]>;
 
-/** The entity's permissions: a row per role, a checkbox per action. */
+/**
+ * The entity's permissions in its editor: a row per role, a checkbox per action, saved with the
+ * entity (putPermission, as the /permissions matrix saves each cell).
+ */
 export function PermissionMatrix({
   roles,
   value,
   onChange,
 }: {
-  roles: readonly Role[];
+  roles: readonly RoleDetail[];
   value: PermissionMatrixValue;
   onChange: (next: PermissionMatrixValue) => void;
 }) {
   const { t } = useTranslation();
+  const { locale } = useLocale();
   const toggle = (role: number, action: string, on: boolean) =>
     onChange({
       ...value,
@@ -38,12 +44,12 @@ export function PermissionMatrix({
         <Table.Tbody>
           {roles.map((role) => (
             <Table.Tr key={role.id}>
-              <Table.Td>{role.name}</Table.Td>
+              <Table.Td>{roleName(role, locale)}</Table.Td>
               {PERMISSION_ACTIONS.map((action) => (
                 <Table.Td key={action}>
                   <Checkbox
                     size="xs"
-                    aria-label={`${role.name} ${permissionActionLabel(t, action)}`}
+                    aria-label={`${roleName(role, locale)} ${permissionActionLabel(t, action)}`}
                     checked={(value[role.id] ?? []).includes(action)}
                     onChange={(event) => toggle(role.id, action, event.currentTarget.checked)}
                     data-testid={`permission-${role.id}-${action}`}
