@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type Kysely, type Migration, Migrator } from 'kysely';
+import { type Kysely, type Migration, Migrator, type RawBuilder } from 'kysely';
 import { type Db, dropSchema, openDatabase } from '../src/db/database';
 import { migrations } from '../src/db/migrations/index';
 import { onPostgresServer, testPostgresUrl } from './test-app';
@@ -10,6 +10,8 @@ export interface MigrationDb {
   previous: string;
   /** moves the database to after the named migration (up or down); throws on a failure */
   migrateTo(name: string): Promise<void>;
+  /** the first row of a statement (an insert ... returning, most often) */
+  one<T>(query: RawBuilder<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export async function databaseBefore(name: string): Promise<MigrationDb> {
     db,
     previous,
     migrateTo,
+    one: async (query) => (await query.execute(db)).rows[0],
     async close() {
       if (schema) await dropSchema(db, schema);
       await db.destroy();

@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { databaseBefore, type MigrationDb } from '../../../test/migration-db';
 import type { Db } from '../database';
@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => m.close());
 
-const one = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows[0];
+const one = <T>(query: RawBuilder<T>) => m.one(query);
 
 test('counts the stored dossiers and options, then keeps counting, and goes back down', async () => {
   const environment = await one(

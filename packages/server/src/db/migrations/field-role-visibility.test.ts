@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { databaseBefore, type MigrationDb } from '../../../test/migration-db';
 import type { Db } from '../database';
@@ -15,7 +15,7 @@ beforeAll(async () => {
 afterAll(() => m.close());
 
 type Type = 'INCLUDE_SELECTED_ROLES' | 'EXCLUDE_SELECTED_ROLES';
-const one = async <T>(query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows[0];
+const one = <T>(query: RawBuilder<T>) => m.one(query);
 
 test('each data field gets the roles that see it on a dossier page; list items are not asked', async () => {
   const environment = await one(
