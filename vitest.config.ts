@@ -36,6 +36,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['packages/web/e2e/**/*.e2e.ts'],
+          // the stack's database: a schema on the run's embedded PostgreSQL, as the server suite
+          globalSetup: globalSetups.embedded,
           testTimeout: 120_000,
           hookTimeout: 120_000,
           fileParallelism: false,
