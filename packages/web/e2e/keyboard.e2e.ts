@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildEveryTypeEntity, type EveryTypeEntity, insertDossiers } from './dossier-fixture';
-import { ADMIN_PASSWORD, openBrowser, type Stack, screenshot, startStack } from './harness';
+import { ADMIN_PASSWORD, openBrowser, openDemoAsAdmin, type Stack, screenshot, startStack } from './harness';
 
 // The keyboard alone: a user signs in, opens an entity, filters, opens a dossier, edits and saves
 // it, and creates a dossier, moving with Tab and acting with Enter and the arrow keys. No click.
@@ -21,6 +21,17 @@ beforeAll(async () => {
     .where('view', '=', 'search')
     .executeTakeFirstOrThrow();
   nameSearchItem = item.id;
+  // Category takes several options (a multiselect)
+  await stack.db
+    .updateTable('def_field')
+    .set({ settings: { multiple: true } })
+    .where('id', '=', (eb) =>
+      eb
+        .selectFrom('def_dossier_def_field')
+        .select('def_field_id')
+        .where('id', '=', Number(fixture.fields.Category.dataFieldId)),
+    )
+    .execute();
 }, 120_000);
 afterAll(() => stack?.close());
 
@@ -147,6 +158,67 @@ test('sign in, open an entity, filter, open, edit and save a dossier, and create
       [String(fixture.fields.Name.dataFieldId)]: 'Dave',
       [String(fixture.fields.Notes.dataFieldId)]: '<p>Met at the door</p>',
     });
+  } finally {
+    await close();
+  }
+});
+
+/** The data-item-id of the dossier field that holds the focus (null: the focus is outside every field). */
+const focusedItem = (page: Page) =>
+  page.evaluate(
+    () => document.activeElement?.closest('[data-item-id]')?.getAttribute('data-item-id') ?? null,
+  );
+
+/** Moves the highlighted option of the open listbox to `text` with the arrow keys. */
+async function arrowTo(page: Page, text: string) {
+  const highlighted = page.locator('[data-combobox-selected]');
+  for (let i = 0; i < 10; i++) {
+    if ((await highlighted.count()) && (await highlighted.textContent())?.trim() === text) return;
+    await page.keyboard.press('ArrowDown');
+  }
+  throw new Error(`no option ${text}`);
+}
+
+test('choosing a list option or a link option with Enter leaves the focus on the field', async () => {
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await page.getByTestId('dossier-create-page').waitFor();
+
+    // the list field Status: the arrow keys open and move, Enter takes the option
+    const status = fixture.fields.Status.itemId;
+    const statusInput = `[data-testid="dossier-item-${status}"] input:not([type="hidden"])`;
+    await tabTo(page, statusInput);
+    await page.keyboard.press('ArrowDown');
+    await page.getByRole('option').first().waitFor();
+    await arrowTo(page, 'Closed');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator(statusInput).inputValue()).toBe('Closed');
+    expect(await active(page, statusInput)).toBe(true);
+
+    // the multiselect Category: Enter takes an option and the field keeps the focus for the next
+    const category = fixture.fields.Category.itemId;
+    const categoryInput = `[data-testid="dossier-item-${category}"] input:not([type="hidden"])`;
+    await tabTo(page, categoryInput);
+    await page.keyboard.press('ArrowDown');
+    await page.getByRole('option').first().waitFor();
+    await arrowTo(page, 'Child');
+    await page.keyboard.press('Enter');
+    await page.getByTestId(`dossier-item-${category}`).getByText('Child').waitFor();
+    expect(await active(page, categoryInput)).toBe(true);
+
+    // the link Organisation: type to search, Enter links it; the single link is then full and its
+    // search gives way, and the focus stays in the field (on the linked dossier's remove button)
+    const organisation = fixture.fields.Organisation.itemId;
+    await tabTo(page, `[data-testid="dossier-item-${organisation}"] input`);
+    await page.keyboard.type('Acm');
+    await page.getByRole('option', { name: 'Acme', exact: true }).waitFor();
+    await arrowTo(page, 'Acme');
+    await page.keyboard.press('Enter');
+    await page.getByTestId(`dossier-item-${organisation}`).getByTestId('link-limit').waitFor();
+    await expect.poll(() => focusedItem(page)).toBe(String(organisation));
+    await screenshot(page, 'keyboard-link-chosen');
   } finally {
     await close();
   }
