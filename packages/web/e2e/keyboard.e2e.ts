@@ -21,6 +21,12 @@ beforeAll(async () => {
     .where('view', '=', 'search')
     .executeTakeFirstOrThrow();
   nameSearchItem = item.id;
+  // archivable: the list's bulk bar offers Archive, which asks for confirmation in a modal
+  await stack.db
+    .updateTable('def_dossier')
+    .set({ archivable: true })
+    .where('id', '=', fixture.entity.id)
+    .execute();
   // Category takes several options (a multiselect)
   await stack.db
     .updateTable('def_field')
@@ -219,6 +225,90 @@ test('choosing a list option or a link option with Enter leaves the focus on the
     await page.getByTestId(`dossier-item-${organisation}`).getByTestId('link-limit').waitFor();
     await expect.poll(() => focusedItem(page)).toBe(String(organisation));
     await screenshot(page, 'keyboard-link-chosen');
+  } finally {
+    await close();
+  }
+});
+
+const inDialog = (page: Page) =>
+  page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')));
+
+/** The open dialog holds the focus: it moves there, and Tab and Shift+Tab go round inside it. */
+async function expectFocusTrapped(page: Page) {
+  await page.getByRole('dialog').waitFor();
+  await expect.poll(() => inDialog(page)).toBe(true);
+  for (const key of ['Tab', 'Shift+Tab']) {
+    for (let i = 0; i < 25; i++) {
+      await page.keyboard.press(key);
+      expect(await inDialog(page), `${key} ${i + 1} left the dialog`).toBe(true);
+    }
+  }
+}
+
+test('every modal keeps the focus inside and gives it back to what opened it', async () => {
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+
+    // the field designer: a field's cog menu opens its display settings
+    await page.goto(`/fieldeditor/${fixture.entity.id}`);
+    await page.getByTestId('field-designer').waitFor();
+    const cog = `[data-testid="designer-cog-${fixture.fields.Name.itemId}"]`;
+    await tabTo(page, cog);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => active(page, '[data-testid="cog-display"]')).toBe(true);
+    await page.keyboard.press('Enter');
+    await expectFocusTrapped(page);
+    await screenshot(page, 'keyboard-modal-display-item');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await expect.poll(() => active(page, cog)).toBe(true);
+
+    // the list: a row's quick edit, then the bulk bar's Delete and its More menu's confirmations
+    await page.goto(`/defdossier/${fixture.entity.id}`);
+    await page.getByTestId('dossier-row').first().waitFor();
+    const quickEdit = '[data-testid="dossier-quick-edit"]';
+    await tabTo(page, quickEdit);
+    await page.keyboard.press('Enter');
+    await expectFocusTrapped(page);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await expect.poll(() => active(page, quickEdit)).toBe(true);
+
+    await tabTo(page, '[data-testid="dossier-row-select"]');
+    await page.keyboard.press('Space');
+    await page.getByTestId('dossier-bulk-bar').waitFor();
+    const bulkDelete = '[data-testid="dossier-bulk-delete"]';
+    await tabTo(page, bulkDelete);
+    await page.keyboard.press('Enter');
+    await expectFocusTrapped(page);
+    await screenshot(page, 'keyboard-modal-bulk-delete');
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await expect.poll(() => active(page, bulkDelete)).toBe(true);
+
+    const more = '[data-testid="dossier-bulk-more"]';
+    await tabTo(page, more);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => active(page, '[data-testid="dossier-bulk-archive"]')).toBe(true);
+    await page.keyboard.press('Enter');
+    await expectFocusTrapped(page);
+    // Cancel closes it too
+    await tabTo(page, '[data-testid="dossier-bulk-confirm"] button:not([data-testid])');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await expect.poll(() => active(page, more)).toBe(true);
+
+    // confirmed, the action clears the selection and the bar goes with its buttons: the focus goes
+    // to the page's heading
+    await page.keyboard.press('Enter');
+    await expect.poll(() => active(page, '[data-testid="dossier-bulk-archive"]')).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor();
+    await tabTo(page, '[data-testid="dossier-bulk-confirm-ok"]');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('dossier-bulk-bar').waitFor({ state: 'detached' });
+    await expect.poll(() => active(page, 'h1')).toBe(true);
   } finally {
     await close();
   }

@@ -13,6 +13,7 @@ import {
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { notifySuccess } from '../../../api/errors';
+import { ModalMenuItem } from '../../../app/modal-menu-item';
 import { type BulkAction, runBulk } from './list-api';
 
 interface BulkBarProps {
@@ -61,10 +62,11 @@ export function BulkBar({ selected, canDelete, canArchive, onDone }: BulkBarProp
     setFailed(0);
   };
 
+  // archive and dearchive open their confirmation
   const item = (action: BulkAction, icon: React.ReactNode) => (
-    <Menu.Item leftSection={icon} onClick={() => start(action)} data-testid={`dossier-bulk-${action}`}>
+    <ModalMenuItem leftSection={icon} onClick={() => start(action)} data-testid={`dossier-bulk-${action}`}>
       {t(`dossier_list.bulk.${action}`)}
-    </Menu.Item>
+    </ModalMenuItem>
   );
 
   return (
