@@ -1,6 +1,6 @@
+import { type Catalogue, catalogueEntries } from '@dossierbase/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type Catalogue, catalogueEntries } from '../src/i18n/catalogue-entries';
 import de from '../src/i18n/de.json';
 import en from '../src/i18n/en.json';
 import nl from '../src/i18n/nl.json';
