@@ -192,27 +192,29 @@ test('choosing a list option or a link option with Enter leaves the focus on the
     await page.goto(`/contentdossier/create/${fixture.entity.id}`);
     await page.getByTestId('dossier-create-page').waitFor();
 
-    // the list field Status: the arrow keys open and move, Enter takes the option
-    const status = fixture.fields.Status.itemId;
-    const statusInput = `[data-testid="dossier-item-${status}"] input:not([type="hidden"])`;
-    await tabTo(page, statusInput);
-    await page.keyboard.press('ArrowDown');
-    await page.getByRole('option').first().waitFor();
-    await arrowTo(page, 'Closed');
-    await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator(statusInput).inputValue()).toBe('Closed');
-    expect(await active(page, statusInput)).toBe(true);
-
-    // the multiselect Category: Enter takes an option and the field keeps the focus for the next
-    const category = fixture.fields.Category.itemId;
-    const categoryInput = `[data-testid="dossier-item-${category}"] input:not([type="hidden"])`;
-    await tabTo(page, categoryInput);
-    await page.keyboard.press('ArrowDown');
-    await page.getByRole('option').first().waitFor();
-    await arrowTo(page, 'Child');
-    await page.keyboard.press('Enter');
-    await page.getByTestId(`dossier-item-${category}`).getByText('Child').waitFor();
-    expect(await active(page, categoryInput)).toBe(true);
+    // the list field Status and the multiselect Category: the arrow keys open the options and move,
+    // Enter takes one, and the field keeps the focus (for the next, in a multiselect)
+    for (const [field, option] of [
+      ['Status', 'Closed'],
+      ['Category', 'Child'],
+    ]) {
+      const item = fixture.fields[field].itemId;
+      const input = `[data-testid="dossier-item-${item}"] input:not([type="hidden"])`;
+      await tabTo(page, input);
+      await page.keyboard.press('ArrowDown');
+      await page.getByRole('option').first().waitFor();
+      await arrowTo(page, option);
+      await page.keyboard.press('Enter');
+      // chosen: the select's input or the multiselect's pill shows it
+      const shown = () =>
+        page
+          .getByTestId(`dossier-item-${item}`)
+          .evaluate(
+            (box) => [...box.querySelectorAll('input')].map((i) => i.value).join(' ') + box.textContent,
+          );
+      await expect.poll(shown).toContain(option);
+      expect(await active(page, input)).toBe(true);
+    }
 
     // the link Organisation: type to search, Enter links it; the single link is then full and its
     // search gives way, and the focus stays in the field (on the linked dossier's remove button)
@@ -245,6 +247,38 @@ async function expectFocusTrapped(page: Page) {
   }
 }
 
+/** Enter on the focused `opener`, and on the menu item `item` when the opener is a menu's button. */
+async function openWithEnter(page: Page, opener: string, item?: string) {
+  await expect.poll(() => active(page, opener)).toBe(true);
+  await page.keyboard.press('Enter');
+  if (!item) return;
+  await expect.poll(() => active(page, item)).toBe(true);
+  await page.keyboard.press('Enter');
+}
+
+/**
+ * A modal opened with the keyboard from `opener` holds the focus, and gives it back to the opener
+ * when it closes: with Escape, or with Enter on the button `closer`. `ready`: what the modal shows
+ * once it has loaded (the round of Tabs must not change course half way).
+ */
+async function expectModalRoundTrip(
+  page: Page,
+  opener: string,
+  options: { item?: string; closer?: string; screen?: string; ready?: string } = {},
+) {
+  await tabTo(page, opener);
+  await openWithEnter(page, opener, options.item);
+  if (options.ready) await page.locator(options.ready).waitFor();
+  await expectFocusTrapped(page);
+  if (options.screen) await screenshot(page, options.screen);
+  if (options.closer) {
+    await tabTo(page, options.closer);
+    await page.keyboard.press('Enter');
+  } else await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  await expect.poll(() => active(page, opener)).toBe(true);
+}
+
 test('every modal keeps the focus inside and gives it back to what opened it', async () => {
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
@@ -253,57 +287,33 @@ test('every modal keeps the focus inside and gives it back to what opened it', a
     // the field designer: a field's cog menu opens its display settings
     await page.goto(`/fieldeditor/${fixture.entity.id}`);
     await page.getByTestId('field-designer').waitFor();
-    const cog = `[data-testid="designer-cog-${fixture.fields.Name.itemId}"]`;
-    await tabTo(page, cog);
-    await page.keyboard.press('Enter');
-    await expect.poll(() => active(page, '[data-testid="cog-display"]')).toBe(true);
-    await page.keyboard.press('Enter');
-    await expectFocusTrapped(page);
-    await screenshot(page, 'keyboard-modal-display-item');
-    await page.keyboard.press('Escape');
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await expect.poll(() => active(page, cog)).toBe(true);
+    await expectModalRoundTrip(page, `[data-testid="designer-cog-${fixture.fields.Name.itemId}"]`, {
+      item: '[data-testid="cog-display"]',
+      screen: 'keyboard-modal-display-item',
+    });
 
     // the list: a row's quick edit, then the bulk bar's Delete and its More menu's confirmations
     await page.goto(`/defdossier/${fixture.entity.id}`);
     await page.getByTestId('dossier-row').first().waitFor();
-    const quickEdit = '[data-testid="dossier-quick-edit"]';
-    await tabTo(page, quickEdit);
-    await page.keyboard.press('Enter');
-    await expectFocusTrapped(page);
-    await page.keyboard.press('Escape');
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await expect.poll(() => active(page, quickEdit)).toBe(true);
-
+    await expectModalRoundTrip(page, '[data-testid="dossier-quick-edit"]', {
+      ready: '[data-testid="quick-edit-form"]',
+    });
     await tabTo(page, '[data-testid="dossier-row-select"]');
     await page.keyboard.press('Space');
     await page.getByTestId('dossier-bulk-bar').waitFor();
-    const bulkDelete = '[data-testid="dossier-bulk-delete"]';
-    await tabTo(page, bulkDelete);
-    await page.keyboard.press('Enter');
-    await expectFocusTrapped(page);
-    await screenshot(page, 'keyboard-modal-bulk-delete');
-    await page.keyboard.press('Escape');
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await expect.poll(() => active(page, bulkDelete)).toBe(true);
-
+    await expectModalRoundTrip(page, '[data-testid="dossier-bulk-delete"]', {
+      screen: 'keyboard-modal-bulk-delete',
+    });
     const more = '[data-testid="dossier-bulk-more"]';
-    await tabTo(page, more);
-    await page.keyboard.press('Enter');
-    await expect.poll(() => active(page, '[data-testid="dossier-bulk-archive"]')).toBe(true);
-    await page.keyboard.press('Enter');
-    await expectFocusTrapped(page);
-    // Cancel closes it too
-    await tabTo(page, '[data-testid="dossier-bulk-confirm"] button:not([data-testid])');
-    await page.keyboard.press('Enter');
-    await page.getByRole('dialog').waitFor({ state: 'detached' });
-    await expect.poll(() => active(page, more)).toBe(true);
+    const archive = '[data-testid="dossier-bulk-archive"]';
+    await expectModalRoundTrip(page, more, {
+      item: archive,
+      closer: '[data-testid="dossier-bulk-confirm"] button:not([data-testid])',
+    });
 
     // confirmed, the action clears the selection and the bar goes with its buttons: the focus goes
     // to the page's heading
-    await page.keyboard.press('Enter');
-    await expect.poll(() => active(page, '[data-testid="dossier-bulk-archive"]')).toBe(true);
-    await page.keyboard.press('Enter');
+    await openWithEnter(page, more, archive);
     await page.getByRole('dialog').waitFor();
     await tabTo(page, '[data-testid="dossier-bulk-confirm-ok"]');
     await page.keyboard.press('Enter');

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import type { DisplayItem, ListOption } from '@dossierbase/core';
+import type { ListOption } from '@dossierbase/core';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { act } from 'react';
@@ -8,6 +8,7 @@ import { I18nextProvider } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { theme } from '../app/theme';
 import { i18n } from '../i18n';
+import { fieldItem } from './item-fixture';
 import { FIELD_COMPONENTS } from './registry';
 import type { FieldEditorProps } from './types';
 
@@ -26,38 +27,6 @@ const options: ListOption[] = [
   { id: 1, color: null, default: false, translations: [{ culture: 'en_GB', text: 'Open' }] },
   { id: 2, color: null, default: false, translations: [{ culture: 'en_GB', text: 'Closed' }] },
 ] as ListOption[];
-
-function item(type: string, settings: Record<string, unknown>): DisplayItem {
-  return {
-    id: 1,
-    uuid: 'u',
-    def_dossier_id: 1,
-    display_position_id: null,
-    def_dossier_def_field: {
-      id: 2,
-      uuid: 'v',
-      environment_id: 1,
-      def_dossier_id: 1,
-      name: 'Field',
-      obligatory: true,
-      locked: false,
-      roles: [],
-      permissions_type: 'EXCLUDE_SELECTED_ROLES',
-      settings: {},
-      def_field: { id: 3, uuid: 'w', name: 'Field', type, settings },
-    },
-    def_dossier_link: null,
-    view: 'edit',
-    col: 1,
-    rank: 1,
-    colspan: 12,
-    rowspan: 0,
-    roles: [],
-    permissions_type: 'EXCLUDE_SELECTED_ROLES',
-    translations: [],
-    settings: {},
-  };
-}
 
 interface Case {
   name: string;
@@ -110,7 +79,7 @@ async function renderEditor({ type, settings = {}, value = null }: Case) {
   const { Editor } = FIELD_COMPONENTS[type as keyof typeof FIELD_COMPONENTS];
   if (!Editor) throw new Error(`${type} has no editor`);
   const props: FieldEditorProps = {
-    item: item(type, settings),
+    item: fieldItem(type, settings),
     settings,
     value,
     onChange: () => {},

@@ -68,6 +68,15 @@ export function GeolocationEditor(props: FieldEditorProps) {
   };
 
   const error = props.error ?? message;
+  // what the latitude and longitude inputs share
+  const coordinate = {
+    size: 'xs',
+    decimalScale: 6,
+    step: 0.0001,
+    hideControls: true,
+    disabled: props.disabled,
+    error: Boolean(error),
+  } as const;
   const fromMap = (p: GeoPoint) => {
     setLat(p.lat);
     setLng(p.lng);
@@ -86,30 +95,20 @@ export function GeolocationEditor(props: FieldEditorProps) {
         <Stack gap="xs">
           <Group gap="xs" align="flex-end" wrap="nowrap">
             <NumberInput
+              {...coordinate}
               label={t('fields.geolocation.latitude')}
-              size="xs"
               value={lat}
               min={-90}
               max={90}
-              decimalScale={6}
-              step={0.0001}
-              hideControls
-              disabled={props.disabled}
-              error={Boolean(error)}
               data-testid="geolocation-lat"
               onChange={(v) => typed(v, lng)}
             />
             <NumberInput
+              {...coordinate}
               label={t('fields.geolocation.longitude')}
-              size="xs"
               value={lng}
               min={-180}
               max={180}
-              decimalScale={6}
-              step={0.0001}
-              hideControls
-              disabled={props.disabled}
-              error={Boolean(error)}
               data-testid="geolocation-lng"
               onChange={(v) => typed(lat, v)}
             />
