@@ -151,7 +151,7 @@ test("an environment's own wording of a text shows in that environment, in its l
     await page.waitForURL(`${stack.baseUrl}/`);
     await read;
     await expect.poll(() => help.textContent()).toContain(`${en.shell.help}:`);
-    expect(await page.locator('body').innerText()).not.toContain('Questions');
+    expect(await page.locator('body').textContent()).not.toContain('Questions');
     await screenshot(page, 'environment-texts-other');
   } finally {
     await close();

@@ -78,6 +78,7 @@ export async function deleteEnvironmentText(db: Db, environmentId: number, local
     .where('environment_id', '=', environmentId)
     .where('locale', '=', locale)
     .where('key', '=', key)
+    .returning('key')
     .executeTakeFirst();
-  if (deleted.numDeletedRows === 0n) throw notFound();
+  if (!deleted) throw notFound();
 }
