@@ -1,4 +1,5 @@
 export * from './api/index';
+export * from './catalogue';
 export * from './conditions/index';
 export * from './fields/index';
 export * from './formula/index';

@@ -34,6 +34,7 @@ import { displayCustomViewRoutes } from './resources/display-custom-view/routes'
 import { displayItemRoutes } from './resources/display-item/routes';
 import { displayPositionRoutes } from './resources/display-position/routes';
 import { environmentRoutes } from './resources/environment/routes';
+import { environmentTextRoutes } from './resources/environment-text/routes';
 import { fileRoutes } from './resources/file/routes';
 import { healthRoutes } from './resources/health/routes';
 import { localeRoutes } from './resources/locale/routes';
@@ -182,6 +183,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       await api.register(userRoutes);
       await api.register(subscriptionRoutes);
       await api.register(environmentRoutes);
+      await api.register(environmentTextRoutes);
       await api.register(localeRoutes);
       await api.register(logRoutes);
       await api.register(templateRoutes);

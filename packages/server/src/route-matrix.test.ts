@@ -4,6 +4,7 @@ import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildDisplayItem, buildLink, buildListOption, buildPermission } from '../test/entity-factories';
+import { put } from '../test/entity-test-setup';
 import { addMember, buildDefDossier, buildEnvironment, buildRole } from '../test/factories';
 import { createTestApp, type TestApp, TestClient } from '../test/test-app';
 import type { RouteAccess } from './policy/route-access';
@@ -125,6 +126,18 @@ const ROUTES: Record<string, Case> = {
   'GET /api/environment/:id/logo': { fill: (x) => ({ params: { id: x.environment } }) },
   'GET /api/environment-locale': { fill: (x) => ({ query: { environment: x.environment } }) },
   'POST /api/environment-locale': { fill: (x) => ({ body: { environment: x.environment, code: 'fr_FR' } }) },
+  'GET /api/environment/:id/text': {
+    fill: (x) => ({ params: { id: x.environment }, query: { locale: 'nl_NL' } }),
+  },
+  'PUT /api/environment/:id/text/:locale/:key': {
+    fill: (x) => ({
+      params: { id: x.environment, locale: 'nl', key: 'common.cancel' },
+      body: { value: 'Stop' },
+    }),
+  },
+  'DELETE /api/environment/:id/text/:locale/:key': {
+    fill: (x) => ({ params: { id: x.environment, locale: 'nl', key: 'common.cancel' } }),
+  },
 
   // configuration
   'GET /api/deffield': { fill: (x) => ({ query: { environment: x.environment } }) },
@@ -414,6 +427,11 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     environment: env,
   });
   expect(file.statusCode, file.body).toBe(201);
+  // an interface text of its own
+  const wording = await put(admin.client, `/api/environment/${env}/text/nl/common.close`, {
+    value: `${mark} close`,
+  });
+  expect(wording.statusCode, wording.body).toBe(200);
   const projectDossier = await admin.client.post('/api/contentdossier', {
     defDossier: project.id,
     values: { [title.item.id]: `${mark} project value` },

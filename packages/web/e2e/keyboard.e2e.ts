@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildEveryTypeEntity, type EveryTypeEntity, insertDossiers } from './dossier-fixture';
-import { ADMIN_PASSWORD, openBrowser, type Stack, screenshot, startStack } from './harness';
+import { ADMIN_PASSWORD, openBrowser, openDemoAsAdmin, type Stack, screenshot, startStack } from './harness';
 
 // The keyboard alone: a user signs in, opens an entity, filters, opens a dossier, edits and saves
 // it, and creates a dossier, moving with Tab and acting with Enter and the arrow keys. No click.
@@ -21,6 +21,23 @@ beforeAll(async () => {
     .where('view', '=', 'search')
     .executeTakeFirstOrThrow();
   nameSearchItem = item.id;
+  // archivable: the list's bulk bar offers Archive, which asks for confirmation in a modal
+  await stack.db
+    .updateTable('def_dossier')
+    .set({ archivable: true })
+    .where('id', '=', fixture.entity.id)
+    .execute();
+  // Category takes several options (a multiselect)
+  await stack.db
+    .updateTable('def_field')
+    .set({ settings: { multiple: true } })
+    .where('id', '=', (eb) =>
+      eb
+        .selectFrom('def_dossier_def_field')
+        .select('def_field_id')
+        .where('id', '=', Number(fixture.fields.Category.dataFieldId)),
+    )
+    .execute();
 }, 120_000);
 afterAll(() => stack?.close());
 
@@ -147,6 +164,161 @@ test('sign in, open an entity, filter, open, edit and save a dossier, and create
       [String(fixture.fields.Name.dataFieldId)]: 'Dave',
       [String(fixture.fields.Notes.dataFieldId)]: '<p>Met at the door</p>',
     });
+  } finally {
+    await close();
+  }
+});
+
+/** The data-item-id of the dossier field that holds the focus (null: the focus is outside every field). */
+const focusedItem = (page: Page) =>
+  page.evaluate(
+    () => document.activeElement?.closest('[data-item-id]')?.getAttribute('data-item-id') ?? null,
+  );
+
+/** Moves the highlighted option of the open listbox to `text` with the arrow keys. */
+async function arrowTo(page: Page, text: string) {
+  const highlighted = page.locator('[data-combobox-selected]');
+  for (let i = 0; i < 10; i++) {
+    if ((await highlighted.count()) && (await highlighted.textContent())?.trim() === text) return;
+    await page.keyboard.press('ArrowDown');
+  }
+  throw new Error(`no option ${text}`);
+}
+
+test('choosing a list option or a link option with Enter leaves the focus on the field', async () => {
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await page.getByTestId('dossier-create-page').waitFor();
+
+    // the list field Status and the multiselect Category: the arrow keys open the options and move,
+    // Enter takes one, and the field keeps the focus (for the next, in a multiselect)
+    for (const [field, option] of [
+      ['Status', 'Closed'],
+      ['Category', 'Child'],
+    ]) {
+      const item = fixture.fields[field].itemId;
+      const input = `[data-testid="dossier-item-${item}"] input:not([type="hidden"])`;
+      await tabTo(page, input);
+      await page.keyboard.press('ArrowDown');
+      await page.getByRole('option').first().waitFor();
+      await arrowTo(page, option);
+      await page.keyboard.press('Enter');
+      // chosen: the select's input or the multiselect's pill shows it
+      const shown = () =>
+        page
+          .getByTestId(`dossier-item-${item}`)
+          .evaluate(
+            (box) => [...box.querySelectorAll('input')].map((i) => i.value).join(' ') + box.textContent,
+          );
+      await expect.poll(shown).toContain(option);
+      expect(await active(page, input)).toBe(true);
+    }
+
+    // the link Organisation: type to search, Enter links it; the single link is then full and its
+    // search gives way, and the focus stays in the field (on the linked dossier's remove button)
+    const organisation = fixture.fields.Organisation.itemId;
+    await tabTo(page, `[data-testid="dossier-item-${organisation}"] input`);
+    await page.keyboard.type('Acm');
+    await page.getByRole('option', { name: 'Acme', exact: true }).waitFor();
+    await arrowTo(page, 'Acme');
+    await page.keyboard.press('Enter');
+    await page.getByTestId(`dossier-item-${organisation}`).getByTestId('link-limit').waitFor();
+    await expect.poll(() => focusedItem(page)).toBe(String(organisation));
+    await screenshot(page, 'keyboard-link-chosen');
+  } finally {
+    await close();
+  }
+});
+
+const inDialog = (page: Page) =>
+  page.evaluate(() => Boolean(document.activeElement?.closest('[role="dialog"]')));
+
+/** The open dialog holds the focus: it moves there, and Tab and Shift+Tab go round inside it. */
+async function expectFocusTrapped(page: Page) {
+  await page.getByRole('dialog').waitFor();
+  await expect.poll(() => inDialog(page)).toBe(true);
+  for (const key of ['Tab', 'Shift+Tab']) {
+    for (let i = 0; i < 25; i++) {
+      await page.keyboard.press(key);
+      expect(await inDialog(page), `${key} ${i + 1} left the dialog`).toBe(true);
+    }
+  }
+}
+
+/** Enter on the focused `opener`, and on the menu item `item` when the opener is a menu's button. */
+async function openWithEnter(page: Page, opener: string, item?: string) {
+  await expect.poll(() => active(page, opener)).toBe(true);
+  await page.keyboard.press('Enter');
+  if (!item) return;
+  await expect.poll(() => active(page, item)).toBe(true);
+  await page.keyboard.press('Enter');
+}
+
+/**
+ * A modal opened with the keyboard from `opener` holds the focus, and gives it back to the opener
+ * when it closes: with Escape, or with Enter on the button `closer`. `ready`: what the modal shows
+ * once it has loaded (the round of Tabs must not change course half way).
+ */
+async function expectModalRoundTrip(
+  page: Page,
+  opener: string,
+  options: { item?: string; closer?: string; screen?: string; ready?: string } = {},
+) {
+  await tabTo(page, opener);
+  await openWithEnter(page, opener, options.item);
+  if (options.ready) await page.locator(options.ready).waitFor();
+  await expectFocusTrapped(page);
+  if (options.screen) await screenshot(page, options.screen);
+  if (options.closer) {
+    await tabTo(page, options.closer);
+    await page.keyboard.press('Enter');
+  } else await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
+  await expect.poll(() => active(page, opener)).toBe(true);
+}
+
+test('every modal keeps the focus inside and gives it back to what opened it', async () => {
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+
+    // the field designer: a field's cog menu opens its display settings
+    await page.goto(`/fieldeditor/${fixture.entity.id}`);
+    await page.getByTestId('field-designer').waitFor();
+    await expectModalRoundTrip(page, `[data-testid="designer-cog-${fixture.fields.Name.itemId}"]`, {
+      item: '[data-testid="cog-display"]',
+      screen: 'keyboard-modal-display-item',
+    });
+
+    // the list: a row's quick edit, then the bulk bar's Delete and its More menu's confirmations
+    await page.goto(`/defdossier/${fixture.entity.id}`);
+    await page.getByTestId('dossier-row').first().waitFor();
+    await expectModalRoundTrip(page, '[data-testid="dossier-quick-edit"]', {
+      ready: '[data-testid="quick-edit-form"]',
+    });
+    await tabTo(page, '[data-testid="dossier-row-select"]');
+    await page.keyboard.press('Space');
+    await page.getByTestId('dossier-bulk-bar').waitFor();
+    await expectModalRoundTrip(page, '[data-testid="dossier-bulk-delete"]', {
+      screen: 'keyboard-modal-bulk-delete',
+    });
+    const more = '[data-testid="dossier-bulk-more"]';
+    const archive = '[data-testid="dossier-bulk-archive"]';
+    await expectModalRoundTrip(page, more, {
+      item: archive,
+      closer: '[data-testid="dossier-bulk-confirm"] button:not([data-testid])',
+    });
+
+    // confirmed, the action clears the selection and the bar goes with its buttons: the focus goes
+    // to the page's heading
+    await openWithEnter(page, more, archive);
+    await page.getByRole('dialog').waitFor();
+    await tabTo(page, '[data-testid="dossier-bulk-confirm-ok"]');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('dossier-bulk-bar').waitFor({ state: 'detached' });
+    await expect.poll(() => active(page, 'h1')).toBe(true);
   } finally {
     await close();
   }

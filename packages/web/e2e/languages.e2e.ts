@@ -1,6 +1,7 @@
+import { type Catalogue, catalogueEntries } from '@dossierbase/core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { type Catalogue, catalogueEntries } from '../src/i18n/catalogue-entries';
+import { buildEnvironment } from '../../server/test/factories';
 import de from '../src/i18n/de.json';
 import en from '../src/i18n/en.json';
 import nl from '../src/i18n/nl.json';
@@ -27,6 +28,7 @@ function englishPhrases(catalogue: Catalogue): string[] {
 
 let stack: Stack;
 let fixture: EveryTypeEntity;
+let demoId: number;
 beforeAll(async () => {
   stack = await startStack();
   fixture = await buildEveryTypeEntity(stack.db, 'Person');
@@ -40,6 +42,7 @@ beforeAll(async () => {
     .select('id')
     .where('name', '=', 'Demo')
     .executeTakeFirstOrThrow();
+  demoId = demo.id;
   const locales = await stack.db
     .selectFrom('locale')
     .select('id')
@@ -92,6 +95,64 @@ test.each(LANGUAGES)('the shell, a list, a dossier and the field designer in %s'
     await page.locator('[data-testid^="designer-item-"]').first().waitFor();
     await screenshot(page, `language-${code}-designer`);
     await expectNoEnglish(page, phrases, 'field designer');
+  } finally {
+    await close();
+  }
+});
+
+test("an environment's own wording of a text shows in that environment, in its language, and not in another", async () => {
+  const admin = await stack.db
+    .selectFrom('app_user')
+    .select('id')
+    .where('username', '=', 'admin')
+    .executeTakeFirstOrThrow();
+  const other = await buildEnvironment(stack.db, {
+    name: 'Second office',
+    members: [{ user: admin, credentials: ['environment-admin'] }],
+    locales: ['en_GB', 'nl_NL'],
+  });
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+    // the Demo environment's own words for "Help", set through the API with the admin's session
+    for (const [locale, value] of [
+      ['en', 'Questions'],
+      ['nl', 'Vragen'],
+    ]) {
+      const saved = await page.request.put(`/api/environment/${demoId}/text/${locale}/shell.help`, {
+        headers: { 'X-Requested-With': 'XMLHttpRequest' },
+        data: { value },
+      });
+      expect(saved.status(), await saved.text()).toBe(200);
+    }
+    await page.reload();
+    const help = page.getByTestId('shell-help-contact');
+    await expect.poll(() => help.textContent()).toContain('Questions:');
+    await screenshot(page, 'environment-texts-own');
+
+    // another language: the environment's word in that language; and back
+    const switchTo = async (code: string) => {
+      await page.getByTestId('language-switch').click();
+      await page.getByTestId(`language-option-${code}`).click();
+    };
+    await switchTo('nl_NL');
+    await expect.poll(() => help.textContent()).toContain('Vragen:');
+    await switchTo('en_GB');
+    await expect.poll(() => help.textContent()).toContain('Questions:');
+
+    // another environment: the catalogue's word, once its own texts (none) are read
+    await page.goto('/environment');
+    const read = page.waitForResponse((answer) => answer.url().includes(`/api/environment/${other.id}/text`));
+    await page
+      .getByTestId('environment-card')
+      .filter({ hasText: 'Second office' })
+      .getByTestId('environment-open')
+      .click();
+    await page.waitForURL(`${stack.baseUrl}/`);
+    await read;
+    await expect.poll(() => help.textContent()).toContain(`${en.shell.help}:`);
+    expect(await page.locator('body').textContent()).not.toContain('Questions');
+    await screenshot(page, 'environment-texts-other');
   } finally {
     await close();
   }

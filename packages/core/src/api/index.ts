@@ -5,6 +5,7 @@ export * from './dossier';
 export * from './entity';
 export * from './entity-answers';
 export * from './environment';
+export * from './environment-text';
 export * from './file';
 export * from './ids';
 export * from './log';

@@ -59,6 +59,16 @@ export interface EnvironmentLocaleTable {
   rank: Generated<number>;
 }
 
+/** An environment's own wording of an interface text (a key of the catalogues) in a language or locale. */
+export interface EnvironmentTextTable {
+  environment_id: number;
+  locale: string;
+  key: string;
+  value: string;
+  modified_by: number | null;
+  modified_at: Generated<Date>;
+}
+
 export interface RoleTable {
   id: Generated<number>;
   environment_id: number;
@@ -386,6 +396,7 @@ export interface Database {
   locale: LocaleTable;
   environment: EnvironmentTable;
   environment_locale: EnvironmentLocaleTable;
+  environment_text: EnvironmentTextTable;
   role: RoleTable;
   environment_user: EnvironmentUserTable;
   subscription: SubscriptionTable;

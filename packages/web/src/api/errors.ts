@@ -29,15 +29,23 @@ export function errorMessage(error: unknown, t: TFunction): string {
   return t('common.something_went_wrong');
 }
 
+// Toasts: their containers are polite live regions (app/providers.tsx), so a screen reader reads each
+// one out; a failure is an alert, read out at once, the others status messages.
+
+/** A failed call's toast: Error, and the message errorMessage gives. */
 export function notifyError(error: unknown, t: TFunction): void {
-  notifications.show({
-    color: 'red',
-    title: t('common.error'),
-    message: errorMessage(error, t),
-    'data-testid': 'notification-error',
-  });
+  notifyFailure(errorMessage(error, t), t('common.error'));
+}
+
+/** A toast of a failure. */
+export function notifyFailure(message: string, title?: string): void {
+  notifications.show({ color: 'red', title, message, role: 'alert', 'data-testid': 'notification-error' });
 }
 
 export function notifySuccess(message: string): void {
-  notifications.show({ color: 'green', message, 'data-testid': 'notification-success' });
+  notifications.show({ color: 'green', message, role: 'status', 'data-testid': 'notification-success' });
+}
+
+export function notifyWarning(message: string): void {
+  notifications.show({ color: 'orange', message, role: 'status', 'data-testid': 'notification-warning' });
 }

@@ -4,6 +4,8 @@ export const queryKeys = {
   subscription: ['subscription', 'active'] as const,
   environments: (params: { page: number; name: string }) => ['environment', 'list', params] as const,
   environmentList: ['environment', 'list'] as const,
+  environmentTexts: (id: number | null, locale: string | null) =>
+    ['environment', id, 'text', locale] as const,
   locales: ['locale'] as const,
   templates: (params: { page: number; name: string; limit: number }) =>
     ['admin', 'template', 'list', params] as const,

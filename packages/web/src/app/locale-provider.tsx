@@ -1,8 +1,13 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { queryKeys } from '../api/query-keys';
+import { useTokenData } from '../features/auth/session';
 import { useEnvironment } from '../features/environments/environment-store';
+import { getEnvironmentTexts } from '../features/environments/environments-api';
 import { i18n } from '../i18n';
+import { applyEnvironmentTexts } from '../i18n/environment-texts';
 import { STORAGE_KEYS } from './local-store';
 import { availableLocales, browserLocale, LOCALE_NAMES, languageOf, resolveLocale } from './locale';
 import { LocaleFlag } from './locale-flag';
@@ -31,6 +36,7 @@ export function LocaleProvider({ children }: { children: ReactNode }) {
     if (i18n.language !== language) void i18n.changeLanguage(language);
     document.documentElement.lang = language;
   }, [locale]);
+  useEnvironmentTexts(environment?.id ?? null, locale);
 
   const value = useMemo<LocaleContextValue>(
     () => ({
@@ -50,6 +56,25 @@ export function LocaleProvider({ children }: { children: ReactNode }) {
       <LocaleRequiredModal />
     </LocaleContext.Provider>
   );
+}
+
+/**
+ * The chosen environment's own wording of interface texts, over the catalogue of the locale's
+ * language; again whenever the environment or the locale changes. Until they are read (and without
+ * an environment) the catalogue's texts show, never another environment's.
+ */
+function useEnvironmentTexts(environmentId: number | null, locale: string | null) {
+  const signedIn = useTokenData() !== null;
+  const enabled = signedIn && environmentId !== null && locale !== null;
+  const { data } = useQuery({
+    queryKey: queryKeys.environmentTexts(environmentId, locale),
+    queryFn: ({ signal }) => getEnvironmentTexts(Number(environmentId), String(locale), signal),
+    enabled,
+  });
+  const texts = enabled ? data?.results : undefined;
+  useEffect(() => {
+    if (locale) applyEnvironmentTexts(languageOf(locale), texts ?? []);
+  }, [locale, texts]);
 }
 
 // Blocking: shown when neither the browser language nor the chosen locale is available.

@@ -34,7 +34,8 @@ export function Providers({ children }: { children: ReactNode }) {
       <ThemeProvider>
         <QueryClientProvider client={queryClient}>
           <ModalsProvider>
-            <Notifications autoClose={2500} position="top-right" />
+            {/* the toasts' containers are live regions: a screen reader reads each toast out (api/errors.ts) */}
+            <Notifications autoClose={2500} position="top-right" aria-live="polite" />
             <LocaleProvider>{children}</LocaleProvider>
           </ModalsProvider>
         </QueryClientProvider>

@@ -46,6 +46,8 @@ export const theme = createTheme({
     Menu: { defaultProps: { withInitialFocusPlaceholder: false } },
     // the eye dropper is an unnamed icon button, and a browser feature few have
     ColorInput: { defaultProps: { withEyeDropper: false } },
+    // a field's error is read out when it shows (Mantine ties it to its input with aria-describedby)
+    InputError: { defaultProps: { role: 'alert' } },
   },
 });
 

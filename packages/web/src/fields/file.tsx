@@ -21,6 +21,7 @@ import {
   useFileInfos,
 } from './file-api';
 import { emitNormalised, idsOf, idsToValue } from './helpers';
+import { FieldGroup } from './shared';
 import type { FieldDisplayProps, FieldEditorProps } from './types';
 
 const SignatureCanvas = lazy(() => import('./signature-pad'));
@@ -199,33 +200,36 @@ export function FileEditor(props: FieldEditorProps) {
     return (
       <Input.Wrapper
         label={props.label}
+        labelElement="div"
         description={props.description}
         withAsterisk={props.required}
         error={error}
         data-testid="signature-field"
       >
-        {current.length > 0 ? (
-          <Stack gap="xs" align="flex-start">
-            <FileList ids={current} settings={settings} />
-            <Button
-              size="xs"
-              variant="default"
-              disabled={props.disabled}
-              data-testid="signature-again"
-              onClick={() => emit([])}
-            >
-              {t('fields.file.signature_again')}
-            </Button>
-          </Stack>
-        ) : (
-          <Suspense fallback={<Loader size="sm" />}>
-            <SignatureCanvas
-              disabled={props.disabled || !upload}
-              busy={busy}
-              onSave={(dataUrl) => void uploadAll([dataUrlToFile(dataUrl, SIGNATURE_FILE_NAME)])}
-            />
-          </Suspense>
-        )}
+        <FieldGroup invalid={Boolean(error)}>
+          {current.length > 0 ? (
+            <Stack gap="xs" align="flex-start">
+              <FileList ids={current} settings={settings} />
+              <Button
+                size="xs"
+                variant="default"
+                disabled={props.disabled}
+                data-testid="signature-again"
+                onClick={() => emit([])}
+              >
+                {t('fields.file.signature_again')}
+              </Button>
+            </Stack>
+          ) : (
+            <Suspense fallback={<Loader size="sm" />}>
+              <SignatureCanvas
+                disabled={props.disabled || !upload}
+                busy={busy}
+                onSave={(dataUrl) => void uploadAll([dataUrlToFile(dataUrl, SIGNATURE_FILE_NAME)])}
+              />
+            </Suspense>
+          )}
+        </FieldGroup>
       </Input.Wrapper>
     );
   }

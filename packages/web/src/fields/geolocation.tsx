@@ -4,6 +4,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isGeoPoint, openStreetMapHref } from './geo';
 import { emitNormalised, formatFieldValue } from './helpers';
+import { FieldGroup } from './shared';
 import type { FieldDisplayProps, FieldEditorProps } from './types';
 
 // Leaflet and its styles load only when a map is shown.
@@ -66,6 +67,16 @@ export function GeolocationEditor(props: FieldEditorProps) {
     }
   };
 
+  const error = props.error ?? message;
+  // what the latitude and longitude inputs share
+  const coordinate = {
+    size: 'xs',
+    decimalScale: 6,
+    step: 0.0001,
+    hideControls: true,
+    disabled: props.disabled,
+    error: Boolean(error),
+  } as const;
   const fromMap = (p: GeoPoint) => {
     setLat(p.lat);
     setLng(p.lng);
@@ -75,53 +86,53 @@ export function GeolocationEditor(props: FieldEditorProps) {
   return (
     <Input.Wrapper
       label={props.label}
+      labelElement="div"
       description={props.description}
       withAsterisk={props.required}
-      error={props.error ?? message}
+      error={error}
     >
-      <Stack gap="xs">
-        <Group gap="xs" align="flex-end" wrap="nowrap">
-          <NumberInput
-            label={t('fields.geolocation.latitude')}
-            size="xs"
-            value={lat}
-            min={-90}
-            max={90}
-            decimalScale={6}
-            step={0.0001}
-            hideControls
-            disabled={props.disabled}
-            data-testid="geolocation-lat"
-            onChange={(v) => typed(v, lng)}
-          />
-          <NumberInput
-            label={t('fields.geolocation.longitude')}
-            size="xs"
-            value={lng}
-            min={-180}
-            max={180}
-            decimalScale={6}
-            step={0.0001}
-            hideControls
-            disabled={props.disabled}
-            data-testid="geolocation-lng"
-            onChange={(v) => typed(lat, v)}
-          />
-          {point && !props.disabled ? (
-            <Button size="xs" variant="default" data-testid="geolocation-clear" onClick={() => typed('', '')}>
-              {t('fields.geolocation.clear')}
-            </Button>
-          ) : null}
-        </Group>
-        <Suspense fallback={<MapFallback height={250} />}>
-          <GeolocationMap
-            point={point}
-            onChange={props.disabled ? undefined : fromMap}
-            tileUrl={props.mapTileUrl}
-            label={t('fields.geolocation.map_hint')}
-          />
-        </Suspense>
-      </Stack>
+      <FieldGroup invalid={Boolean(error)}>
+        <Stack gap="xs">
+          <Group gap="xs" align="flex-end" wrap="nowrap">
+            <NumberInput
+              {...coordinate}
+              label={t('fields.geolocation.latitude')}
+              value={lat}
+              min={-90}
+              max={90}
+              data-testid="geolocation-lat"
+              onChange={(v) => typed(v, lng)}
+            />
+            <NumberInput
+              {...coordinate}
+              label={t('fields.geolocation.longitude')}
+              value={lng}
+              min={-180}
+              max={180}
+              data-testid="geolocation-lng"
+              onChange={(v) => typed(lat, v)}
+            />
+            {point && !props.disabled ? (
+              <Button
+                size="xs"
+                variant="default"
+                data-testid="geolocation-clear"
+                onClick={() => typed('', '')}
+              >
+                {t('fields.geolocation.clear')}
+              </Button>
+            ) : null}
+          </Group>
+          <Suspense fallback={<MapFallback height={250} />}>
+            <GeolocationMap
+              point={point}
+              onChange={props.disabled ? undefined : fromMap}
+              tileUrl={props.mapTileUrl}
+              label={t('fields.geolocation.map_hint')}
+            />
+          </Suspense>
+        </Stack>
+      </FieldGroup>
     </Input.Wrapper>
   );
 }

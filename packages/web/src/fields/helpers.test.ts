@@ -1,4 +1,4 @@
-import { type DisplayItem, FIELD_TYPE_NAMES, TEXT_REGEX_PRESETS } from '@dossierbase/core';
+import { FIELD_TYPE_NAMES, TEXT_REGEX_PRESETS } from '@dossierbase/core';
 import { describe, expect, it } from 'vitest';
 import {
   ageRangeToDates,
@@ -33,45 +33,9 @@ import {
   textMaskOf,
   validateFieldValue,
 } from './helpers';
+import { fieldItem as item } from './item-fixture';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
-
-function item(
-  type: string,
-  settings: Record<string, unknown> = {},
-  extra: Partial<DisplayItem> = {},
-): DisplayItem {
-  return {
-    id: 1,
-    uuid: 'u',
-    def_dossier_id: 1,
-    display_position_id: null,
-    def_dossier_def_field: {
-      id: 2,
-      uuid: 'v',
-      environment_id: 1,
-      def_dossier_id: 1,
-      name: 'Field name',
-      obligatory: true,
-      locked: false,
-      roles: [],
-      permissions_type: 'EXCLUDE_SELECTED_ROLES',
-      settings: {},
-      def_field: { id: 3, uuid: 'w', name: 'f', type, settings },
-    },
-    def_dossier_link: null,
-    view: 'edit',
-    col: 1,
-    rank: 1,
-    colspan: 1,
-    rowspan: 1,
-    roles: [],
-    permissions_type: 'EXCLUDE_SELECTED_ROLES',
-    translations: [],
-    settings: {},
-    ...extra,
-  };
-}
 
 describe('age slider', () => {
   it('turns an age range into the birth dates of a date_between search and back', () => {

@@ -9,12 +9,11 @@ import {
   Loader,
   Stack,
   Text,
-  TextInput,
   useCombobox,
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconFilter, IconPlus, IconX } from '@tabler/icons-react';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { dossierHref, LINK_DEBOUNCE_MS, linkPageSize } from './helpers';
@@ -61,6 +60,24 @@ function useDossierSearch(
 }
 
 /**
+ * After the editor links or unlinks a dossier the focus stays in the field, on its search; a full
+ * single link has none, and its remove button takes the focus. Without this, choosing an option with
+ * Enter left the focus on the page's body, as the search it was in was gone.
+ */
+function useFocusKeptInField(linkCount: number) {
+  const field = useRef<HTMLDivElement>(null);
+  const changed = useRef(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once the new links are shown
+  useEffect(() => {
+    if (!changed.current) return;
+    changed.current = false;
+    const box = field.current;
+    (box?.querySelector<HTMLElement>('input') ?? box?.querySelector<HTMLElement>('button'))?.focus();
+  }, [linkCount]);
+  return { field, keepFocus: () => (changed.current = true) };
+}
+
+/**
  * Link picker. Value: LinkedDossier[] (the contract's link value). A single-select link holds one
  * dossier: once one is linked the picker shows the limit message instead of the search.
  */
@@ -82,6 +99,7 @@ export function LinkEditor(props: FieldEditorProps) {
     setFilter(chosen);
     combobox.openDropdown();
   };
+  const { field, keepFocus } = useFocusKeptInField(linked.length);
   const full = !settings.multiple && linked.length >= 1;
   const canCreate = Boolean(props.createLinkedDossier) && !settings.hide_add;
   const offered = items.filter((d) => !linked.some((l) => l.id === d.id));
@@ -89,12 +107,14 @@ export function LinkEditor(props: FieldEditorProps) {
   const add = (id: string) => {
     const dossier = items.find((d) => String(d.id) === id);
     if (!dossier) return;
+    keepFocus();
     props.onChange(settings.multiple ? [...linked, dossier] : [dossier]);
     setSearch('');
     combobox.closeDropdown();
   };
   const remove = (id: number) => {
     const next = linked.filter((d) => d.id !== id);
+    keepFocus();
     props.onChange(next.length > 0 ? next : null);
   };
 
@@ -105,7 +125,7 @@ export function LinkEditor(props: FieldEditorProps) {
       withAsterisk={props.required}
       error={props.error}
     >
-      <Stack gap={4} mt={4}>
+      <Stack gap={4} mt={4} ref={field}>
         {linked.map((d) => (
           <Group key={d.id} gap="xs" wrap="nowrap">
             <LinkedSummary dossier={d} clickable={settings.clickable} showId={settings.show_id} />
@@ -136,8 +156,9 @@ export function LinkEditor(props: FieldEditorProps) {
                 leftSection={<IconPlus size={14} />}
                 onClick={async () => {
                   const created = await props.createLinkedDossier?.();
-                  if (created)
-                    props.onChange(settings.multiple ? [...linkedDossiers(props.value), created] : [created]);
+                  if (!created) return;
+                  keepFocus();
+                  props.onChange(settings.multiple ? [...linkedDossiers(props.value), created] : [created]);
                 }}
                 data-testid="link-new"
               >
@@ -177,7 +198,9 @@ export function LinkEditor(props: FieldEditorProps) {
             onClose={() => setOpen(false)}
           >
             <Combobox.Target>
-              <TextInput
+              {/* the wrapper's input: its label names it and its error describes it */}
+              <Input
+                error={Boolean(props.error)}
                 placeholder={t('fields.link.search')}
                 value={search}
                 onChange={(e) => {

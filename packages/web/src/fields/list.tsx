@@ -39,27 +39,35 @@ export function ListEditor(props: FieldEditorProps & { type?: 'list' | 'tree' })
     disabled: props.disabled,
   };
   const select = data.map(({ value, label }) => ({ value, label }));
+  // the group is described by the error (Mantine's groups do that); each box is marked invalid with it
+  const invalid = props.error ? true : undefined;
 
   if (settings.checkbox_view) {
     const Layout = settings.checkbox_view_horizontal ? Group : Stack;
+    const Choice = settings.multiple ? Checkbox : Radio;
+    const choices = (
+      <Layout gap="xs" mt={4}>
+        {data.map((o) => (
+          <Choice
+            key={o.value}
+            value={o.value}
+            label={o.label}
+            color={o.color ?? undefined}
+            aria-invalid={invalid}
+          />
+        ))}
+      </Layout>
+    );
     if (settings.multiple) {
       return (
         <Checkbox.Group {...common} value={selected} onChange={emit}>
-          <Layout gap="xs" mt={4}>
-            {data.map((o) => (
-              <Checkbox key={o.value} value={o.value} label={o.label} color={o.color ?? undefined} />
-            ))}
-          </Layout>
+          {choices}
         </Checkbox.Group>
       );
     }
     return (
       <Radio.Group {...common} value={selected[0] ?? null} onChange={(v) => emit(v ? [v] : [])}>
-        <Layout gap="xs" mt={4}>
-          {data.map((o) => (
-            <Radio key={o.value} value={o.value} label={o.label} color={o.color ?? undefined} />
-          ))}
-        </Layout>
+        {choices}
       </Radio.Group>
     );
   }

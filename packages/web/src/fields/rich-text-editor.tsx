@@ -90,6 +90,16 @@ function FontControls({ editor, disabled }: { editor: Editor; disabled?: boolean
   );
 }
 
+/** The editable area's ARIA attributes, with the ids Input.Wrapper gives its label, description and error. */
+function textboxAttributes(id: string, invalid: boolean, described: boolean): Record<string, string> {
+  const describedBy = [invalid && `${id}-error`, described && `${id}-description`].filter(Boolean).join(' ');
+  return {
+    'aria-labelledby': `${id}-label`,
+    ...(describedBy ? { 'aria-describedby': describedBy } : {}),
+    ...(invalid ? { 'aria-invalid': 'true' } : {}),
+  };
+}
+
 /**
  * Tiptap rich text editor (loaded lazily by TextareaEditor). Every change is passed through the
  * shared whitelist (sanitiseRichText) and the registry's normalise before it is emitted.
@@ -104,12 +114,17 @@ export default function RichTextField(props: FieldEditorProps) {
   latest.current = { onChange, onInvalid, settings, ctx };
 
   const extensions = useMemo(richTextExtensions, []);
-  // the editable area is named by the field's label (Input.Wrapper gives the label this id)
+  // the editable area is named by the field's label, and described by its description and error
+  // (Input.Wrapper gives them ids made from this one)
   const id = useId();
+  const error = props.error ?? message;
+  const invalid = Boolean(error);
+  const described = Boolean(props.description);
+  const attributes = useMemo(() => textboxAttributes(id, invalid, described), [id, invalid, described]);
   const toolbar = useRovingToolbar<HTMLDivElement>();
   const editor = useEditor({
     extensions,
-    editorProps: { attributes: { 'aria-labelledby': `${id}-label` } },
+    editorProps: { attributes },
     content: sanitiseRichText(typeof value === 'string' ? value : ''),
     editable: !disabled,
     onUpdate: ({ editor: e }) => {
@@ -141,13 +156,17 @@ export default function RichTextField(props: FieldEditorProps) {
     editor?.setEditable(!disabled);
   }, [editor, disabled]);
 
+  useEffect(() => {
+    editor?.setOptions({ editorProps: { attributes } });
+  }, [editor, attributes]);
+
   return (
     <Input.Wrapper
       id={id}
       label={props.label}
       description={props.description}
       withAsterisk={props.required}
-      error={props.error ?? message}
+      error={error}
     >
       <RichTextEditor
         editor={editor}

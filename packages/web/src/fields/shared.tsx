@@ -1,5 +1,5 @@
-import { Text, TextInput, type TextInputProps } from '@mantine/core';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { InputWrapperContext, Text, TextInput, type TextInputProps } from '@mantine/core';
+import { type ReactNode, use, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FORMAT_LOCALE, formatFieldValue, itemFieldType, toIntlLocale, validateFieldValue } from './helpers';
 import type { FieldDisplayProps, FieldEditorProps } from './types';
@@ -124,5 +124,24 @@ export function ReadOnlyField({ label, children }: { label?: ReactNode; children
       ) : null}
       <div>{children}</div>
     </div>
+  );
+}
+
+/**
+ * The inputs of a field made of several (coordinates, a signature pad) as one group inside the
+ * field's Input.Wrapper (labelElement="div"): named by the field's label, described by its
+ * description and error, and invalid with the error, as Mantine's checkbox groups are.
+ */
+export function FieldGroup({ invalid, children }: { invalid: boolean; children: ReactNode }) {
+  const wrapper = use(InputWrapperContext);
+  return (
+    <fieldset
+      aria-labelledby={wrapper?.labelId}
+      aria-describedby={wrapper?.describedBy}
+      aria-invalid={invalid || undefined}
+      style={{ border: 0, margin: 0, padding: 0, minWidth: 0 }}
+    >
+      {children}
+    </fieldset>
   );
 }

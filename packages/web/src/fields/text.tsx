@@ -1,8 +1,8 @@
 import { parseFieldSettings, TEXT_MAX_LENGTH } from '@dossierbase/core';
 import { Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { notifyWarning } from '../api/errors';
 import { applyTextMask, textMaskOf } from './helpers';
 import { NormalisedTextInput } from './shared';
 import type { FieldDisplayProps, FieldEditorProps } from './types';
@@ -17,7 +17,7 @@ export function TextEditor(props: FieldEditorProps) {
   const filter = (text: string) => {
     const next = applyTextMask(mask, text);
     if (next.length >= TEXT_MAX_LENGTH && lastLength.current < TEXT_MAX_LENGTH)
-      notifications.show({ color: 'orange', message: t('fields.text.max_length_reached') });
+      notifyWarning(t('fields.text.max_length_reached'));
     lastLength.current = next.length;
     return next;
   };

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { type Catalogue, catalogueEntries } from '@dossierbase/core';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { type Catalogue, catalogueEntries } from './catalogue-entries';
 import de from './de.json';
 import en from './en.json';
 import es from './es.json';

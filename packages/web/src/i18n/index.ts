@@ -1,3 +1,4 @@
+import type { Catalogue } from '@dossierbase/core';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { STORAGE_KEYS } from '../app/local-store';
@@ -9,16 +10,17 @@ import fr from './fr.json';
 import nl from './nl.json';
 import ru from './ru.json';
 
-export const resources = {
-  en: { translation: en },
-  nl: { translation: nl },
-  es: { translation: es },
-  fr: { translation: fr },
-  de: { translation: de },
-  ru: { translation: ru },
-} as const;
+/** The catalogues as written. i18next holds copies, which an environment's own texts change. */
+export const catalogues: Readonly<Record<string, Catalogue>> = { en, nl, es, fr, de, ru };
 
-export const LANGUAGES = Object.keys(resources);
+export const LANGUAGES = Object.keys(catalogues);
+
+const resources = Object.fromEntries(
+  Object.entries(catalogues).map(([language, catalogue]) => [
+    language,
+    { translation: structuredClone(catalogue) },
+  ]),
+);
 
 // Start in the language the locale provider will pick, so the first paint is not in the wrong language.
 function initialLanguage(): string {
@@ -41,6 +43,8 @@ void i18n.use(initReactI18next).init({
   fallbackLng: 'en',
   interpolation: { escapeValue: false },
   returnNull: false,
+  // texts changed in place (environment-texts.ts) show at once
+  react: { bindI18nStore: 'added' },
 });
 
 export { i18n };

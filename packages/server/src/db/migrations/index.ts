@@ -17,6 +17,7 @@ import * as summaryRefresh from './2026-11-25T1400-summary-refresh';
 import * as fieldRoleVisibility from './2026-11-25T1410-field-role-visibility';
 import * as dossiersPartitionedByEnvironment from './2026-11-25T1500-dossiers-partitioned-by-environment';
 import * as dossierCounters from './2026-11-25T1600-dossier-counters';
+import * as environmentText from './2026-11-25T1700-environment-text';
 
 // Listed by hand so the migrator needs no file-system scan. Kysely runs them in name order,
 // so every name starts with its UTC date and time.
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T1410-field-role-visibility': fieldRoleVisibility,
   '2026-11-25T1500-dossiers-partitioned-by-environment': dossiersPartitionedByEnvironment,
   '2026-11-25T1600-dossier-counters': dossierCounters,
+  '2026-11-25T1700-environment-text': environmentText,
 };

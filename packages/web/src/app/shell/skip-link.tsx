@@ -37,8 +37,11 @@ export function SkipLink() {
   );
 }
 
-/** Focus to the page's heading (or the main region while it loads), so a screen reader starts there. */
-function focusMain() {
+/**
+ * Focus to the page's heading (or the main region while it loads), so a screen reader starts there;
+ * also where the focus goes when what had it is gone (the list's bulk bar after its action).
+ */
+export function focusMain() {
   const main = document.getElementById(MAIN_ID);
   const heading = main?.querySelector<HTMLElement>('h1');
   if (heading && !heading.hasAttribute('tabindex')) heading.setAttribute('tabindex', '-1');

@@ -118,7 +118,7 @@ export function DossierForm(props: DossierFormProps) {
                       <FieldDisplay item={item} value={values[key]} {...props.sources(item)} />
                     </Box>
                     {error ? (
-                      <Text size="xs" c="red">
+                      <Text size="xs" c="red" role="alert">
                         {dossierMessage(t, error)}
                       </Text>
                     ) : null}

@@ -1,9 +1,8 @@
 import type { Condition, DisplayItem, DuplicateBody } from '@dossierbase/core';
-import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/client';
-import { notifySuccess } from '../../api/errors';
+import { notifyFailure, notifySuccess } from '../../api/errors';
 import type { DossierValues } from './dossier-api';
 import { focusFirstError } from './dossier-form';
 import { requiredErrors, toPayload } from './form-logic';
@@ -21,10 +20,6 @@ interface Options {
   contextValues?: DossierValues;
   send: (values: DossierValues, ignoreExisting: boolean) => Promise<{ id: number }>;
   onSaved: (id: number) => void;
-}
-
-function notifyFailure(message: string) {
-  notifications.show({ color: 'red', message, 'data-testid': 'notification-error' });
 }
 
 export function useDossierSubmit(options: Options) {

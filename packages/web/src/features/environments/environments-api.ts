@@ -1,6 +1,7 @@
 import {
   ENVIRONMENT_PAGE_SIZE,
   type Environment,
+  type EnvironmentText,
   type Locale,
   type Paged,
   type TemplateSummary,
@@ -17,6 +18,11 @@ export function listEnvironments(params: { page: number; name: string }, signal?
 
 export function getEnvironment(id: number) {
   return api.get<Environment>(`/environment/${id}`);
+}
+
+/** The environment's own wording of interface texts for a locale: its language's, then its own. */
+export function getEnvironmentTexts(id: number, locale: string, signal?: AbortSignal) {
+  return api.get<{ results: EnvironmentText[] }>(`/environment/${id}/text`, { locale }, signal);
 }
 
 export function createEnvironment(body: {

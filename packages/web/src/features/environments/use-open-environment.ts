@@ -1,9 +1,9 @@
-import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { isApiError } from '../../api/client';
+import { notifyFailure } from '../../api/errors';
 import { joinEnvironmentRoom } from '../../app/realtime';
 import { translateMessage } from '../../i18n/messages';
 import { takeReferer } from '../auth/session';
@@ -33,7 +33,7 @@ export function useOpenEnvironment() {
       let message = t('common.something_went_wrong');
       if (isApiError(error, 403)) message = translateMessage(t, error.serverMessage);
       else if (isApiError(error, 404)) message = t('environment.not_found');
-      notifications.show({ color: 'red', message, 'data-testid': 'notification-error' });
+      notifyFailure(message);
     } finally {
       setOpeningId(null);
     }

@@ -4,6 +4,7 @@ import { ActionIcon, Group, Menu, Paper, Stack, Text } from '@mantine/core';
 import { IconGripVertical, IconSettings } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useLocale } from '../../../app/locale-provider';
+import { ModalMenuItem } from '../../../app/modal-menu-item';
 import { dossierDataLabel, fieldTypeLabel, viewLabel } from '../labels';
 import type { Editor } from './editor';
 import { itemLabel } from './item-label';
@@ -88,26 +89,26 @@ export function GridItem({
             </ActionIcon>
           </Menu.Target>
           <Menu.Dropdown>
-            <Menu.Item onClick={() => onEdit({ kind: 'display', item })} data-testid="cog-display">
+            <ModalMenuItem onClick={() => onEdit({ kind: 'display', item })} data-testid="cog-display">
               {t('admin.cog.display')}
-            </Menu.Item>
+            </ModalMenuItem>
             {field && (
-              <Menu.Item onClick={() => onEdit({ kind: 'data', id: field.id })} data-testid="cog-data">
+              <ModalMenuItem onClick={() => onEdit({ kind: 'data', id: field.id })} data-testid="cog-data">
                 {t('admin.cog.data')}
-              </Menu.Item>
+              </ModalMenuItem>
             )}
             {field && (
-              <Menu.Item
+              <ModalMenuItem
                 onClick={() => onEdit({ kind: 'base', id: field.def_field.id })}
                 data-testid="cog-base"
               >
                 {t('admin.cog.base')}
-              </Menu.Item>
+              </ModalMenuItem>
             )}
             {link && (
-              <Menu.Item onClick={() => onEdit({ kind: 'link', id: link.id })} data-testid="cog-link">
+              <ModalMenuItem onClick={() => onEdit({ kind: 'link', id: link.id })} data-testid="cog-link">
                 {t('admin.cog.link')}
-              </Menu.Item>
+              </ModalMenuItem>
             )}
           </Menu.Dropdown>
         </Menu>

@@ -1,5 +1,4 @@
 import { Button, Group, Menu, Modal, Paper, Progress, Stack, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import {
   IconArchive,
   IconArchiveOff,
@@ -12,7 +11,8 @@ import {
 } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { notifySuccess } from '../../../api/errors';
+import { notifyFailure, notifySuccess } from '../../../api/errors';
+import { ModalMenuItem } from '../../../app/modal-menu-item';
 import { type BulkAction, runBulk } from './list-api';
 
 interface BulkBarProps {
@@ -42,12 +42,7 @@ export function BulkBar({ selected, canDelete, canArchive, onDone }: BulkBarProp
     setProgress(null);
     if (failures.length > 0) {
       setFailed(failures.length);
-      notifications.show({
-        color: 'red',
-        title: t('common.error'),
-        message: t('dossier_list.bulk.failed', { count: failures.length }),
-        'data-testid': 'notification-error',
-      });
+      notifyFailure(t('dossier_list.bulk.failed', { count: failures.length }), t('common.error'));
     } else {
       setConfirming(null);
       notifySuccess(t(`dossier_list.bulk.done_${action}`, { count: ids.length }));
@@ -61,10 +56,11 @@ export function BulkBar({ selected, canDelete, canArchive, onDone }: BulkBarProp
     setFailed(0);
   };
 
+  // archive and dearchive open their confirmation
   const item = (action: BulkAction, icon: React.ReactNode) => (
-    <Menu.Item leftSection={icon} onClick={() => start(action)} data-testid={`dossier-bulk-${action}`}>
+    <ModalMenuItem leftSection={icon} onClick={() => start(action)} data-testid={`dossier-bulk-${action}`}>
       {t(`dossier_list.bulk.${action}`)}
-    </Menu.Item>
+    </ModalMenuItem>
   );
 
   return (

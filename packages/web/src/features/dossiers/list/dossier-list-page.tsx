@@ -21,6 +21,7 @@ import { isApiError } from '../../../api/client';
 import { errorMessage } from '../../../api/errors';
 import { useLocale } from '../../../app/locale-provider';
 import { Pager } from '../../../app/pager';
+import { focusMain } from '../../../app/shell/skip-link';
 import { pickCulture } from '../../../fields/helpers';
 import { useTokenData } from '../../auth/session';
 import { isEnvironmentAdmin, useEnvironment } from '../../environments/environment-store';
@@ -194,7 +195,9 @@ function DossierList({ entityId }: { entityId: number }) {
           canDelete={abilities.canDelete}
           canArchive={abilities.canArchive}
           onDone={() => {
+            // the bar and its buttons go with the selection: the focus goes to the page's heading
             setSelected(new Set());
+            focusMain();
             refresh();
           }}
         />
