@@ -16,6 +16,8 @@ import * as exportHtmlPermission from './2026-11-25T1300-export-html-permission'
 import * as summaryRefresh from './2026-11-25T1400-summary-refresh';
 import * as fieldRoleVisibility from './2026-11-25T1410-field-role-visibility';
 import * as dossiersPartitionedByEnvironment from './2026-11-25T1500-dossiers-partitioned-by-environment';
+import * as environmentUserActive from './2026-11-26T0900-environment-user-active';
+import * as subscriptionUserLimit from './2026-11-26T0910-subscription-user-limit';
 
 // Listed by hand so the migrator needs no file-system scan. Kysely runs them in name order,
 // so every name starts with its UTC date and time.
@@ -37,4 +39,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T1400-summary-refresh': summaryRefresh,
   '2026-11-25T1410-field-role-visibility': fieldRoleVisibility,
   '2026-11-25T1500-dossiers-partitioned-by-environment': dossiersPartitionedByEnvironment,
+  '2026-11-26T0900-environment-user-active': environmentUserActive,
+  '2026-11-26T0910-subscription-user-limit': subscriptionUserLimit,
 };
