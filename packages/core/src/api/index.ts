@@ -7,3 +7,4 @@ export * from './entity-answers';
 export * from './environment';
 export * from './file';
 export * from './ids';
+export * from './member';
