@@ -29,11 +29,23 @@ export function errorMessage(error: unknown, t: TFunction): string {
   return t('common.something_went_wrong');
 }
 
-export function notifyError(error: unknown, t: TFunction): void {
+/**
+ * The message of a refused action that has no form to put field messages on (a switch, a button):
+ * the server's 400 messages, otherwise as errorMessage.
+ */
+export function actionErrorMessage(error: unknown, t: TFunction): string {
+  const fields = isApiError(error) ? error.fieldErrors : null;
+  if (!fields) return errorMessage(error, t);
+  return Object.values(fields)
+    .map((message) => translateMessage(t, message))
+    .join(' ');
+}
+
+export function notifyError(error: unknown, t: TFunction, message = errorMessage(error, t)): void {
   notifications.show({
     color: 'red',
     title: t('common.error'),
-    message: errorMessage(error, t),
+    message,
     'data-testid': 'notification-error',
   });
 }

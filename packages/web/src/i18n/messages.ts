@@ -3,6 +3,7 @@ import {
   ENVIRONMENT_MESSAGES,
   FORBIDDEN_MESSAGE,
   LOGIN_MESSAGES,
+  MEMBER_MESSAGES,
   PASSWORD_MIN_LENGTH,
   PASSWORD_UPDATE_REQUIRED,
   REQUIRED_MESSAGE,
@@ -40,6 +41,10 @@ const MESSAGE_KEYS: Record<string, string> = {
   // the configuration's messages, admin.messages.<name of the message>
   ...Object.fromEntries(
     Object.entries(ENTITY_MESSAGES).map(([name, text]) => [text, `admin.messages.${name}`]),
+  ),
+  // the member administration's messages, admin.members.messages.<name of the message>
+  ...Object.fromEntries(
+    Object.entries(MEMBER_MESSAGES).map(([name, text]) => [text, `admin.members.messages.${name}`]),
   ),
 };
 

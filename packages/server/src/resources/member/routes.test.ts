@@ -16,7 +16,6 @@ import {
   buildUser,
 } from '../../../test/factories';
 import { freePort } from '../../../test/free-port';
-import type { TestSmtp } from '../../../test/smtp';
 import {
   createTestApp,
   createTestAppWithMail,
@@ -25,10 +24,8 @@ import {
 } from '../../../test/test-app';
 
 let t: MailTestApp;
-let smtp: TestSmtp;
 beforeAll(async () => {
   t = await createTestAppWithMail();
-  smtp = t.smtp;
 });
 afterAll(() => t?.close());
 
@@ -171,7 +168,7 @@ describe('POST /api/environment/:id/member (invite by e-mail)', () => {
       .executeTakeFirstOrThrow();
     expect(account).toMatchObject({ password_hash: null, force_password_update: true, roles: ['ROLE_USER'] });
 
-    const mail = await smtp.waitForMail(email);
+    const mail = await t.smtp.waitForMail(email);
     expect(mail.subject).toBe(`You are invited to ${environment.name}`);
     expect(mail.text).toContain('expires in 7 days');
     const link = keyLink(mail.text);
@@ -207,7 +204,7 @@ describe('POST /api/environment/:id/member (invite by e-mail)', () => {
       mailed: true,
       member: { id: existing.id, username: existing.username, roles: [], credentials: [] },
     });
-    const mail = await smtp.waitForMail(existing.email!);
+    const mail = await t.smtp.waitForMail(existing.email!);
     expect(mail.subject).toBe(`You now have access to ${environment.name}`);
     expect(mail.text).toContain(`Sign in as ${existing.username} at http://localhost:3000/login`);
     expect(mail.text).not.toMatch(/key=/);
@@ -430,11 +427,11 @@ describe('POST /api/environment/:id/member/:userId/invitation', () => {
     const { admin, member, url } = await team();
     const email = newAddress('resend');
     const invited = (await admin.client.post(url, { email })).json().member;
-    const first = keyLink((await smtp.waitForMail(email)).text);
+    const first = keyLink((await t.smtp.waitForMail(email)).text);
 
     const resent = await admin.client.post(`${url}/${invited.id}/invitation`);
     expect(resent.statusCode, resent.body).toBe(204);
-    const mails = smtp.messages.filter(
+    const mails = t.smtp.messages.filter(
       (m) => m.subject?.startsWith('You are invited') && m.text?.includes(email),
     );
     expect(mails).toHaveLength(2);
