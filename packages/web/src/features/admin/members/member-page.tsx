@@ -22,7 +22,7 @@ import {
 } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { IconArrowLeft, IconMailForward, IconShieldLock, IconUserMinus } from '@tabler/icons-react';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
@@ -38,7 +38,14 @@ import { AdminOnly } from '../admin-guard';
 import { FormCheckboxGroup } from '../form-controls';
 import { MemberAccessFields } from './member-fields';
 import { globalRoleLabel, memberName, memberStatus, STATUS_COLORS } from './member-labels';
-import { changeMember, removeMember, resendInvitation, setGlobalRoles, useMember } from './members-api';
+import {
+  changeMember,
+  memberKey,
+  removeMember,
+  resendInvitation,
+  setGlobalRoles,
+  useMember,
+} from './members-api';
 
 /** /user/{id}: one member, for the environment's admins: roles, credentials, access, global roles. */
 export function MemberPage() {
@@ -211,13 +218,17 @@ function Membership({ member }: { member: MemberDetail }) {
   const { t } = useTranslation();
   const environment = useEnvironmentId();
   const refresh = useRefreshAdmin();
+  const queryClient = useQueryClient();
   const navigate = useNavigate();
   const name = memberName(member);
   const onError = (error: unknown) => notifyError(error, t, actionErrorMessage(error, t));
   const setActive = useMutation({
     mutationFn: (active: boolean) => changeMember(environment, member.id, { active }),
-    onSuccess: (saved) =>
-      notifySuccess(t(saved.active ? 'admin.members.activated' : 'admin.members.deactivated', { name })),
+    onSuccess: (saved) => {
+      // the page shows the new state at once; the lists refetch
+      queryClient.setQueryData(memberKey(environment, member.id), saved);
+      notifySuccess(t(saved.active ? 'admin.members.activated' : 'admin.members.deactivated', { name }));
+    },
     onError,
     onSettled: () => refresh(true),
   });

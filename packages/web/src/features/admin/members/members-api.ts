@@ -34,10 +34,13 @@ export function useMembers(params: MemberListParams) {
   });
 }
 
+export const memberKey = (environment: number, userId: number) =>
+  adminKeys.list('member', { environment, userId });
+
 export function useMember(userId: number) {
   const environment = useEnvironmentId();
   return useQuery({
-    queryKey: adminKeys.list('member', { environment, userId }),
+    queryKey: memberKey(environment, userId),
     queryFn: ({ signal }) => api.get<MemberDetail>(`${membersOf(environment)}/${userId}`, undefined, signal),
     enabled: environment > 0 && userId > 0,
   });
