@@ -22,6 +22,7 @@ import { answers, HttpError } from './http-errors';
 import { clientErrorFromDatabase, rejectInvalidInput } from './input-guard';
 import { createMailer, type Mailer } from './mail/mailer';
 import { enforceRouteAccess } from './policy/route-access';
+import { RealtimeRooms } from './realtime/rooms';
 import { configRoutes } from './resources/config/routes';
 import { contentDossierRoutes } from './resources/content-dossier/routes';
 import { contentDossierListRoutes } from './resources/content-dossier-list/routes';
@@ -39,6 +40,7 @@ import { fileRoutes } from './resources/file/routes';
 import { healthRoutes } from './resources/health/routes';
 import { localeRoutes } from './resources/locale/routes';
 import { logRoutes } from './resources/log/routes';
+import { memberRoutes } from './resources/member/routes';
 import { permissionRoutes } from './resources/permission/routes';
 import { roleRoutes } from './resources/role/routes';
 import { subscriptionRoutes } from './resources/subscription/routes';
@@ -54,6 +56,7 @@ declare module 'fastify' {
     sessions: SessionService;
     mailer: Mailer;
     oidc: OidcService;
+    realtime: RealtimeRooms;
   }
   interface FastifyRequest {
     claims?: SessionClaims | null;
@@ -106,6 +109,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
   app.decorate('sessions', new SessionService(db, config, jwtSecret));
   app.decorate('mailer', mailer ?? createMailer(config));
   app.decorate('oidc', new OidcService(config));
+  app.decorate('realtime', new RealtimeRooms());
   app.decorateRequest('user', undefined);
   app.decorateRequest('claims', undefined);
   enforceRouteAccess(app);
@@ -184,6 +188,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       await api.register(subscriptionRoutes);
       await api.register(environmentRoutes);
       await api.register(environmentTextRoutes);
+      await api.register(memberRoutes);
       await api.register(localeRoutes);
       await api.register(logRoutes);
       await api.register(templateRoutes);

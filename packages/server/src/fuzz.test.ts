@@ -13,7 +13,7 @@ import {
   replaceSomewhere,
   seededRandom,
 } from '../test/fuzz';
-import { createTestApp, type TestApp, TestClient } from '../test/test-app';
+import { createTestAppWithMail, type MailTestApp, TestClient } from '../test/test-app';
 import { ACCESS_COOKIE, REFRESH_COOKIE } from './auth/session';
 import { INPUT_MESSAGES } from './input-guard';
 import {
@@ -96,7 +96,7 @@ const BACKSTOP_ANSWER = JSON.stringify({ errors: { body: INPUT_MESSAGES.unstorab
 /** PostgreSQL error codes by themselves, looked for in refusals only (a record may hold such a number). */
 const ERROR_CODE = /\b(?:08|22|23|25|40|42|53|54|55|57|58|XX)[0-9A-Z]{3}\b/;
 
-let t: TestApp;
+let t: MailTestApp;
 let s: DossierSetup;
 let admin: TestClient;
 let dossierId: number;
@@ -104,7 +104,8 @@ let operations: Operation[];
 const everyTypeItems: number[] = [];
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // invitations send mail
+  t = await createTestAppWithMail();
   s = await dossierSetup(t);
   admin = s.admin;
   dossierId = Number(await insertDossier(t, s.client, 'Fuzz target', {}));
@@ -151,6 +152,7 @@ function pathId(path: string, name: string): number | undefined {
   if (name === 'dossierId') return dossierId;
   if (name === 'displayItemId') return f.list.item.id;
   if (name === 'optionId') return s.options.red.id;
+  if (name === 'userId') return s.memberId;
   if (name !== 'id') return undefined;
   const resource = path.split('/')[2];
   const byResource: Record<string, number> = {

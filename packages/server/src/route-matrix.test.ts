@@ -5,8 +5,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildDisplayItem, buildLink, buildListOption, buildPermission } from '../test/entity-factories';
 import { put } from '../test/entity-test-setup';
-import { addMember, buildDefDossier, buildEnvironment, buildRole } from '../test/factories';
-import { createTestApp, type TestApp, TestClient } from '../test/test-app';
+import { addMember, buildDefDossier, buildEnvironment, buildRole, buildUser } from '../test/factories';
+import { createTestAppWithMail, type MailTestApp, type TestApp, TestClient } from '../test/test-app';
 import type { RouteAccess } from './policy/route-access';
 import { addField } from './resources/content-dossier/fixture';
 
@@ -45,6 +45,9 @@ interface Tenant {
   projectDossier: number;
   file: number;
   adminUser: number;
+  memberUser: number;
+  /** invited by e-mail, never signed in */
+  invitedUser: number;
   adminName: string;
   admin: TestClient;
   adminPassword: string;
@@ -122,6 +125,31 @@ const ROUTES: Record<string, Case> = {
   // users and environments
   'GET /api/user': { fill: (x) => ({ query: { environment: x.environment } }) },
   'POST /api/user/:id/login_key': { fill: (x) => ({ params: { id: x.adminUser } }) },
+  'PUT /api/user/:id/roles': {
+    fill: (x) => ({ params: { id: x.memberUser }, body: { roles: ['ROLE_ADMIN'] } }),
+  },
+  'GET /api/environment/:id/member': { fill: (x) => ({ params: { id: x.environment } }) },
+  'GET /api/environment/:id/member/:userId': {
+    fill: (x) => ({ params: { id: x.environment, userId: x.memberUser } }),
+  },
+  'POST /api/environment/:id/member': {
+    fill: (x) => ({
+      params: { id: x.environment },
+      body: { email: `invited.${x.environment}@example.test` },
+    }),
+  },
+  'PATCH /api/environment/:id/member/:userId': {
+    fill: (x) => ({
+      params: { id: x.environment, userId: x.memberUser },
+      body: { roles: [x.role], credentials: ['export'], active: true },
+    }),
+  },
+  'DELETE /api/environment/:id/member/:userId': {
+    fill: (x) => ({ params: { id: x.environment, userId: x.memberUser } }),
+  },
+  'POST /api/environment/:id/member/:userId/invitation': {
+    fill: (x) => ({ params: { id: x.environment, userId: x.invitedUser } }),
+  },
   'GET /api/environment/:id': { fill: (x) => ({ params: { id: x.environment } }) },
   'GET /api/environment/:id/logo': { fill: (x) => ({ params: { id: x.environment } }) },
   'GET /api/environment-locale': { fill: (x) => ({ query: { environment: x.environment } }) },
@@ -343,6 +371,14 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     credentials: ['export', 'quick_search'],
     roleIds: [role.id],
   });
+  const invitedAddress = `${mark}_invited_${randomBytes(3).toString('hex')}@example.test`;
+  const invited = await buildUser(t.db, {
+    username: invitedAddress,
+    email: invitedAddress,
+    password: null,
+    forcePasswordUpdate: true,
+  });
+  await addMember(t.db, env, { user: invited });
 
   const entity = await buildDefDossier(t.db, env, { name: `${mark} Client` });
   const project = await buildDefDossier(t.db, env, { name: `${mark} Project` });
@@ -471,6 +507,8 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     projectDossier: projectDossier.json().id,
     file: file.json().id,
     adminUser: admin.user.id,
+    memberUser: member.user.id,
+    invitedUser: invited.id,
     adminName: admin.user.username,
     adminPassword: admin.user.password,
     admin: admin.client,
@@ -530,13 +568,14 @@ async function digest(t: TestApp, environmentId: number): Promise<string> {
   return createHash('sha256').update(parts.join('\n')).digest('hex');
 }
 
-let t: TestApp;
+let t: MailTestApp;
 let a: Tenant;
 let b: Tenant;
 let routes: { method: string; url: string; access: RouteAccess }[];
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // invitations send mail
+  t = await createTestAppWithMail();
   a = await seedTenant(t, MARK_A);
   b = await seedTenant(t, MARK_B);
   routes = t.app.routeAccessTable.filter((route) => route.declared);

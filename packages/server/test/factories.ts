@@ -12,7 +12,8 @@ let defaultHash: Promise<string> | undefined;
 
 export interface UserOverrides {
   username?: string;
-  password?: string;
+  /** null: an account without a password (invited and never signed in, or single sign-on) */
+  password?: string | null;
   email?: string | null;
   roles?: string[];
   otpSecret?: string | null;
@@ -25,14 +26,19 @@ export async function buildUser(
   overrides: UserOverrides = {},
 ): Promise<UserRow & { password: string }> {
   const username = overrides.username ?? `user_${unique()}`;
-  const password = overrides.password ?? DEFAULT_PASSWORD;
+  const password = overrides.password === undefined ? DEFAULT_PASSWORD : overrides.password;
   defaultHash ??= hashPassword(DEFAULT_PASSWORD);
   const user = await db
     .insertInto('app_user')
     .values({
       username,
       email: overrides.email === undefined ? `${username}@example.test` : overrides.email,
-      password_hash: password === DEFAULT_PASSWORD ? await defaultHash : await hashPassword(password),
+      password_hash:
+        password === null
+          ? null
+          : password === DEFAULT_PASSWORD
+            ? await defaultHash
+            : await hashPassword(password),
       first_name: 'Test',
       last_name: username,
       roles: overrides.roles ?? ['ROLE_USER'],
@@ -44,13 +50,15 @@ export async function buildUser(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  return { ...user, password };
+  return { ...user, password: password ?? '' };
 }
 
 export interface MemberSpec {
   user: { id: number };
   credentials?: string[];
   roleIds?: number[];
+  /** false: deactivated in the environment */
+  active?: boolean;
 }
 
 export interface EnvironmentOverrides {
@@ -107,6 +115,7 @@ export async function addMember(db: Db, environmentId: number, member: MemberSpe
       user_id: member.user.id,
       credentials: member.credentials ?? [],
       role_ids: member.roleIds ?? [],
+      active: member.active ?? true,
     })
     .execute();
 }
@@ -144,13 +153,21 @@ export async function buildDefDossier(
     .executeTakeFirstOrThrow();
 }
 
-export async function buildSubscription(db: Db, userId: number, maxEnvironments: number, expiresInDays = 30) {
+/** A subscription of the user running since yesterday; `maxUsers` null: no user limit. */
+export async function buildSubscription(
+  db: Db,
+  userId: number,
+  maxEnvironments: number,
+  expiresInDays = 30,
+  maxUsers: number | null = null,
+) {
   const now = Date.now();
   return db
     .insertInto('subscription')
     .values({
       user_id: userId,
       max_environments: maxEnvironments,
+      max_users: maxUsers,
       starts_at: new Date(now - 86_400_000),
       expires_at: new Date(now + expiresInDays * 86_400_000),
     })

@@ -9,6 +9,7 @@ import { type Db, dropSchema, migrate, openDatabase } from '../src/db/database';
 import type { UserRow } from '../src/db/schema';
 import { indexJobsIdle } from '../src/query/index-jobs';
 import { buildUser, type UserOverrides } from './factories';
+import { startSmtp, type TestSmtp } from './smtp';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -144,6 +145,22 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
       // Background index work must finish before its database goes away.
       await indexJobsIdle(database.db);
       await database.close();
+    },
+  };
+}
+
+export type MailTestApp = TestApp & { smtp: TestSmtp };
+
+/** A test app that sends its mail to a real SMTP server of its own, which keeps every mail (smtp.messages). */
+export async function createTestAppWithMail(overrides: Partial<Config> = {}): Promise<MailTestApp> {
+  const smtp = await startSmtp();
+  const t = await createTestApp({ ...overrides, smtpUrl: smtp.url });
+  return {
+    ...t,
+    smtp,
+    async close() {
+      await t.close();
+      await smtp.close();
     },
   };
 }

@@ -134,6 +134,8 @@ export type ClientConfig = z.infer<typeof clientConfigSchema>;
 export const subscriptionSchema = z.object({
   id: z.number(),
   max_environments: z.number(),
+  /** people who may work in the holder's environments; null: no limit */
+  max_users: z.number().nullable(),
   starts_at: z.string(),
   expires_at: z.string(),
 });

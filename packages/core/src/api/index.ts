@@ -9,3 +9,4 @@ export * from './environment-text';
 export * from './file';
 export * from './ids';
 export * from './log';
+export * from './member';

@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 import type { Db } from '../db/database';
-import { newSecret } from './secret-tokens';
+import { endSecretTokens, newSecret } from './secret-tokens';
 
 /**
  * A new reset link for the user, which ends every earlier one: only the newest link works. Null
@@ -42,11 +42,4 @@ export async function issueResetLink(db: Db, config: Config, userId: number): Pr
  * Ends every pending reset link of the user (a newer link, a new password). The rows stay until the
  * window has passed: they count the mails the user was sent.
  */
-export async function endResetLinks(db: Db, userId: number): Promise<void> {
-  await db
-    .updateTable('password_reset')
-    .set({ used_at: new Date() })
-    .where('user_id', '=', userId)
-    .where('used_at', 'is', null)
-    .execute();
-}
+export const endResetLinks = (db: Db, userId: number) => endSecretTokens(db, 'password_reset', userId);

@@ -63,3 +63,13 @@ export async function consumeSecretToken(
     .executeTakeFirst();
   return row?.user_id ?? null;
 }
+
+/** Ends every unused token of this kind of the user (a newer one replaces them, a new password). */
+export async function endSecretTokens(db: Db, kind: SecretTokenKind, userId: number): Promise<void> {
+  await db
+    .updateTable(kind)
+    .set({ used_at: new Date() })
+    .where('user_id', '=', userId)
+    .where('used_at', 'is', null)
+    .execute();
+}

@@ -82,6 +82,8 @@ export interface EnvironmentUserTable {
   user_id: number;
   credentials: ColumnType<string[], string[] | undefined, string[]>;
   role_ids: ColumnType<number[], number[] | undefined, number[]>;
+  /** false: deactivated in this environment, which they cannot open until an admin activates them */
+  active: Generated<boolean>;
   created_at: Generated<Date>;
 }
 
@@ -89,6 +91,8 @@ export interface SubscriptionTable {
   id: Generated<number>;
   user_id: number;
   max_environments: number;
+  /** how many people may work in the holder's environments; null: no limit */
+  max_users: ColumnType<number | null, number | null | undefined, number | null>;
   starts_at: Timestamp;
   expires_at: Timestamp;
 }

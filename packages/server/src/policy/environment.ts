@@ -28,6 +28,13 @@ export const hasCredential = (
 export const isEnvironmentAdmin = (access: Pick<EnvironmentAccess, 'user' | 'membership'>) =>
   isSuperAdmin(access.user) || hasCredential(access, 'environment-admin');
 
+/**
+ * A member an admin deactivated keeps their roles and credentials but cannot open the environment;
+ * super admins open every environment.
+ */
+export const membershipOpens = (user: UserRow, membership: Pick<Membership, 'active'>) =>
+  membership.active || seesAllEnvironments(user);
+
 /** The credentials of whoever creates an environment: they administer it. */
 export const CREATOR_CREDENTIALS: EnvironmentCredential[] = ['environment-admin', 'export', 'quick_search'];
 
@@ -173,8 +180,8 @@ export async function readSignedInUser(
 
 /**
  * Loads the environment for a user who wants to work in it: 404 when it does not exist or they are
- * not a member (the same answer, so another tenant's ids do not tell that they exist), 403 with the
- * inactive message when it is switched off.
+ * not a member (the same answer, so another tenant's ids do not tell that they exist), 403 when an
+ * admin deactivated them in it, 403 with the inactive message when it is switched off.
  */
 export async function openEnvironment(
   db: Db,
@@ -188,6 +195,8 @@ export async function openEnvironment(
   if (!read) throw notFound();
   const { environment, membership } = read;
   if (!membership && !seesAllEnvironments(user)) throw notFound();
+  // Read on every call, never cached: a member deactivated a moment ago is refused on their next call.
+  if (membership && !membershipOpens(user, membership)) throw forbidden();
   if (!environment.active) throw forbidden(ENVIRONMENT_MESSAGES.inactive);
   return { environment, membership, user };
 }

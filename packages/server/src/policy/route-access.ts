@@ -58,6 +58,7 @@ const administersAnEnvironment = async (request: FastifyRequest, userId: number)
     .selectFrom('environment_user')
     .select('id')
     .where('user_id', '=', userId)
+    .where('active', '=', true)
     .where(sql<boolean>`'environment-admin' = any(credentials)`)
     .limit(1)
     .executeTakeFirst()) !== undefined;

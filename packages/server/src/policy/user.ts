@@ -23,3 +23,6 @@ export const userAbilities = (user: Pick<UserRow, 'roles'>): UserAbilities => ({
   canCreateEnvironments: canCreateEnvironment(user),
   canHoldSubscriptions: holdsSubscriptions(user),
 });
+
+/** Global roles (super admin, contract admin) reach every environment: only super admins change them. */
+export const canChangeGlobalRoles = (actor: Pick<UserRow, 'roles'>) => isSuperAdmin(actor);

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { ENVIRONMENT_MESSAGES } from '@dossierbase/core';
+import { ENVIRONMENT_MESSAGES, FORBIDDEN_MESSAGE } from '@dossierbase/core';
 import type { FastifyInstance } from 'fastify';
 import type { Server } from 'socket.io';
 import { io as connect, type Socket } from 'socket.io-client';
@@ -8,7 +8,8 @@ import { buildEnvironment, buildUser } from '../../test/factories';
 import { createTestDatabase, TestClient, type TestDatabase, testConfig } from '../../test/test-app';
 import { buildApp } from '../app';
 import { ACCESS_COOKIE } from '../auth/session';
-import { attachRealtime, environmentRoom, JOIN_MESSAGES } from './socket';
+import { environmentRoom } from './rooms';
+import { attachRealtime, JOIN_MESSAGES } from './socket';
 
 // attachRealtime adds hooks, so it runs before ready(): this suite builds its own app.
 let database: TestDatabase;
@@ -163,6 +164,51 @@ describe('socket.io', () => {
       ok: false,
       message: 'Not signed in',
     });
+  });
+
+  test('a member an admin deactivates or removes leaves the room at once, and cannot join it again', async () => {
+    const admin = await buildUser(database.db);
+    const deactivated = await buildUser(database.db);
+    const removed = await buildUser(database.db);
+    const environment = await buildEnvironment(database.db, {
+      members: [
+        { user: admin, credentials: ['environment-admin'] },
+        { user: deactivated },
+        { user: removed },
+      ],
+    });
+    const other = await buildEnvironment(database.db, { members: [{ user: deactivated }] });
+    const sockets = [
+      await signedInSocket(deactivated),
+      await signedInSocket(deactivated),
+      await signedInSocket(removed),
+    ];
+    for (const socket of sockets)
+      expect(await join(socket, { environment: environment.id })).toEqual({ ok: true });
+    const bystander = await signedInSocket(admin);
+    expect(await join(bystander, { environment: environment.id })).toEqual({ ok: true });
+    expect(await socketsIn(environment.id)).toBe(4);
+
+    const client = await new TestClient(app).login(admin.username, admin.password);
+    const members = `/api/environment/${environment.id}/member`;
+    expect((await client.patch(`${members}/${deactivated.id}`, { active: false })).statusCode).toBe(200);
+    expect(await socketsIn(environment.id)).toBe(2);
+    expect((await client.delete(`${members}/${removed.id}`)).statusCode).toBe(204);
+    expect(await socketsIn(environment.id)).toBe(1);
+    expect((await io.in(environmentRoom(environment.id)).fetchSockets()).map((s) => s.id)).toEqual([
+      bystander.id,
+    ]);
+
+    expect(await join(sockets[0], { environment: environment.id })).toEqual({
+      ok: false,
+      message: FORBIDDEN_MESSAGE,
+    });
+    expect(await join(sockets[2], { environment: environment.id })).toEqual({
+      ok: false,
+      message: 'Not found',
+    });
+    // their other environments are theirs still
+    expect(await join(sockets[1], { environment: other.id })).toEqual({ ok: true });
   });
 
   test('after signing out, a socket opened with that session can no longer join', async () => {

@@ -9,8 +9,7 @@ import { ACCESS_COOKIE, type SessionClaims } from '../auth/session';
 import { HttpError } from '../http-errors';
 import { openEnvironment } from '../policy/environment';
 import { mustReplacePassword } from '../policy/user';
-
-export const environmentRoom = (environmentId: number) => `environment:${environmentId}`;
+import { environmentRoom, userRoom } from './rooms';
 
 const joinSchema = z.object({ environment: z.union([idSchema, idParamSchema]) });
 
@@ -69,6 +68,7 @@ export async function attachRealtime(app: FastifyInstance): Promise<Server> {
   });
 
   io.on('connection', (socket) => {
+    void socket.join(userRoom((socket.data.claims as SessionClaims).userId));
     socket.on('join', async (payload: unknown, callback?: unknown) => {
       // Whatever the client sends as its last argument, only a function is answered.
       const ack = typeof callback === 'function' ? (callback as (answer: JoinAnswer) => void) : undefined;
@@ -96,5 +96,6 @@ export async function attachRealtime(app: FastifyInstance): Promise<Server> {
   app.addHook('onClose', async () => {
     await io.close();
   });
+  app.realtime.serve(io);
   return io;
 }

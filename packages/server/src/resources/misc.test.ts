@@ -214,6 +214,7 @@ describe('GET /api/subscription/active', () => {
       subscription: {
         id: subscription.id,
         max_environments: 3,
+        max_users: null,
         starts_at: subscription.starts_at.toISOString(),
         expires_at: subscription.expires_at.toISOString(),
       },

@@ -29,6 +29,18 @@ export function errorMessage(error: unknown, t: TFunction): string {
   return t('common.something_went_wrong');
 }
 
+/**
+ * The message of a refused action that has no form to put field messages on (a switch, a button):
+ * the server's 400 messages, otherwise as errorMessage.
+ */
+export function actionErrorMessage(error: unknown, t: TFunction): string {
+  const fields = isApiError(error) ? error.fieldErrors : null;
+  if (!fields) return errorMessage(error, t);
+  return Object.values(fields)
+    .map((message) => translateMessage(t, message))
+    .join(' ');
+}
+
 // Toasts: their containers are polite live regions (app/providers.tsx), so a screen reader reads each
 // one out; a failure is an alert, read out at once, the others status messages.
 

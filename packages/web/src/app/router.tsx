@@ -160,6 +160,18 @@ export const routes: RouteObject[] = [
                         }),
                       },
                       {
+                        path: '/user',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/members/members-page')).MembersPage,
+                        }),
+                      },
+                      {
+                        path: '/user/:id',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/members/member-page')).MemberPage,
+                        }),
+                      },
+                      {
                         path: '/erd',
                         lazy: async () => ({
                           Component: (await import('../features/admin/erd-page')).ErdPage,

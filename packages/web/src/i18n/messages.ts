@@ -5,6 +5,7 @@ import {
   FORBIDDEN_MESSAGE,
   LOG_MESSAGES,
   LOGIN_MESSAGES,
+  MEMBER_MESSAGES,
   PASSWORD_MIN_LENGTH,
   PASSWORD_UPDATE_REQUIRED,
   PERMISSION_MESSAGES,
@@ -58,6 +59,10 @@ const MESSAGE_KEYS: Record<string, string> = {
   ),
   ...Object.fromEntries(
     Object.entries(PERMISSION_MESSAGES).map(([name, text]) => [text, `admin.permissions.messages.${name}`]),
+  ),
+  // the member administration's messages, admin.members.messages.<name of the message>
+  ...Object.fromEntries(
+    Object.entries(MEMBER_MESSAGES).map(([name, text]) => [text, `admin.members.messages.${name}`]),
   ),
 };
 

@@ -18,6 +18,8 @@ import * as fieldRoleVisibility from './2026-11-25T1410-field-role-visibility';
 import * as dossiersPartitionedByEnvironment from './2026-11-25T1500-dossiers-partitioned-by-environment';
 import * as dossierCounters from './2026-11-25T1600-dossier-counters';
 import * as environmentText from './2026-11-25T1700-environment-text';
+import * as environmentUserActive from './2026-11-26T0900-environment-user-active';
+import * as subscriptionUserLimit from './2026-11-26T0910-subscription-user-limit';
 
 // Listed by hand so the migrator needs no file-system scan. Kysely runs them in name order,
 // so every name starts with its UTC date and time.
@@ -41,4 +43,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T1500-dossiers-partitioned-by-environment': dossiersPartitionedByEnvironment,
   '2026-11-25T1600-dossier-counters': dossierCounters,
   '2026-11-25T1700-environment-text': environmentText,
+  '2026-11-26T0900-environment-user-active': environmentUserActive,
+  '2026-11-26T0910-subscription-user-limit': subscriptionUserLimit,
 };

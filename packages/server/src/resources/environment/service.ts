@@ -19,7 +19,12 @@ export async function listEnvironments(
     query = query.where(
       'id',
       'in',
-      db.selectFrom('environment_user').select('environment_id').where('user_id', '=', user.id),
+      // a member deactivated in an environment no longer sees it
+      db
+        .selectFrom('environment_user')
+        .select('environment_id')
+        .where('user_id', '=', user.id)
+        .where('active', '=', true),
     );
   }
   if (name?.trim()) query = query.where('name', 'ilike', `%${escapeLike(name.trim())}%`);

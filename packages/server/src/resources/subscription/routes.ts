@@ -27,6 +27,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
           : {
               id: latest.id,
               max_environments: latest.max_environments,
+              max_users: latest.max_users,
               starts_at: latest.starts_at.toISOString(),
               expires_at: latest.expires_at.toISOString(),
             },

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { adminSetup } from '../../../test/entity-test-setup';
+import { addMember, buildUser } from '../../../test/factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 
 let t: TestApp;
@@ -39,5 +40,28 @@ describe('GET /api/user', () => {
     expect((await s.member.get(`/api/user?environment=${s.environment.id}&ids=1;drop`)).statusCode).toBe(400);
     expect((await s.member.get('/api/user')).statusCode).toBe(400);
     expect((await t.client().get(`/api/user?environment=${s.environment.id}`)).statusCode).toBe(401);
+  });
+
+  test('a member deactivated in the environment, or whose account is disabled, is listed as inactive', async () => {
+    const s = await adminSetup(t);
+    const deactivated = await buildUser(t.db);
+    const disabled = await buildUser(t.db, { active: false });
+    await addMember(t.db, s.environment.id, { user: deactivated, active: false });
+    await addMember(t.db, s.environment.id, { user: disabled });
+    const all = (await s.member.get(`/api/user?environment=${s.environment.id}`)).json();
+    const state = Object.fromEntries(
+      all.results.map((u: { id: number; environment_user_active: boolean }) => [
+        u.id,
+        u.environment_user_active,
+      ]),
+    );
+    expect(state).toMatchObject({ [deactivated.id]: false, [disabled.id]: false, [s.memberId]: true });
+    const active = (await s.member.get(`/api/user?environment=${s.environment.id}&active=1`)).json();
+    expect(active.results.map((u: { id: number }) => u.id)).not.toContain(deactivated.id);
+    expect(active.pager.items).toBe(2);
+    const inactive = (await s.member.get(`/api/user?environment=${s.environment.id}&active=0`)).json();
+    expect(inactive.results.map((u: { id: number }) => u.id).sort()).toEqual(
+      [deactivated.id, disabled.id].sort(),
+    );
   });
 });

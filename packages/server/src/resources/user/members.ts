@@ -1,9 +1,37 @@
 import type { EnvironmentMember } from '@dossierbase/core';
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { paginate } from '../../db/paginate';
+import type { AppUserTable, Database, EnvironmentUserTable } from '../../db/schema';
 import type { EnvironmentAccess } from '../../policy/environment';
 import { likeContains } from '../../query/list-query';
+
+type MemberTables = Database & { eu: EnvironmentUserTable; u: AppUserTable };
+
+/** The memberships of an environment (`eu`) joined with their accounts (`u`). */
+export const membersOf = (db: Db, environmentId: number) =>
+  db
+    .selectFrom('environment_user as eu')
+    .innerJoin('app_user as u', 'u.id', 'eu.user_id')
+    .where('eu.environment_id', '=', environmentId);
+
+/** Username, first or last name or the full name contains the text; admins also find e-mail addresses. */
+export const memberMatches =
+  (text: string, { email = false } = {}) =>
+  (eb: ExpressionBuilder<MemberTables, 'eu' | 'u'>) => {
+    const pattern = likeContains(text);
+    return eb.or([
+      eb('u.username', 'ilike', pattern),
+      eb('u.first_name', 'ilike', pattern),
+      eb('u.last_name', 'ilike', pattern),
+      eb(sql`concat_ws(' ', u.first_name, u.last_name)`, 'ilike', pattern),
+      ...(email ? [eb('u.email', 'ilike', pattern)] : []),
+    ]);
+  };
+
+/** Active in the environment, with an account that may sign in. */
+export const memberIsActive = (eb: ExpressionBuilder<MemberTables, 'eu' | 'u'>) =>
+  eb.and([eb('eu.active', '=', true), eb('u.active', '=', true)]);
 
 /** Members of the environment by name (username, first or last name), or by id. */
 export async function listMembers(
@@ -11,28 +39,20 @@ export async function listMembers(
   access: EnvironmentAccess,
   query: { name?: string; active?: '0' | '1'; ids?: string; page: number; limit: number },
 ) {
-  let filtered = db
-    .selectFrom('environment_user as eu')
-    .innerJoin('app_user as u', 'u.id', 'eu.user_id')
-    .where('eu.environment_id', '=', access.environment.id);
-  if (query.name) {
-    const pattern = likeContains(query.name);
+  let filtered = membersOf(db, access.environment.id);
+  if (query.name) filtered = filtered.where(memberMatches(query.name));
+  if (query.active) {
     filtered = filtered.where((eb) =>
-      eb.or([
-        eb('u.username', 'ilike', pattern),
-        eb('u.first_name', 'ilike', pattern),
-        eb('u.last_name', 'ilike', pattern),
-        eb(sql`concat_ws(' ', u.first_name, u.last_name)`, 'ilike', pattern),
-      ]),
+      query.active === '1' ? memberIsActive(eb) : eb.not(memberIsActive(eb)),
     );
   }
-  if (query.active) filtered = filtered.where('u.active', '=', query.active === '1');
   if (query.ids) filtered = filtered.where('u.id', 'in', query.ids.split(',').map(Number));
   const { rows, pager } = await paginate(
     filtered,
     (q) =>
       q
-        .select(['u.id', 'u.username', 'u.first_name', 'u.last_name', 'u.active'])
+        .select(['u.id', 'u.username', 'u.first_name', 'u.last_name'])
+        .select((eb) => memberIsActive(eb).as('active'))
         .orderBy('u.last_name')
         .orderBy('u.first_name')
         .orderBy('u.username'),
@@ -42,7 +62,7 @@ export async function listMembers(
     id: row.id,
     username: row.username,
     profile: { first_name: row.first_name, last_name: row.last_name, preposition: null },
-    environment_user_active: row.active,
+    environment_user_active: row.active === true,
   }));
   return { results, pager };
 }

@@ -1,8 +1,8 @@
 import { LOGIN_MESSAGES, RESET_MESSAGES } from '@dossierbase/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildUser } from '../../../test/factories';
-import { startSmtp, type TestSmtp } from '../../../test/smtp';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
+import type { TestSmtp } from '../../../test/smtp';
+import { createTestAppWithMail, type MailTestApp, type TestClient } from '../../../test/test-app';
 import { createSecretToken } from '../../auth/secret-tokens';
 
 const FORGOT_ANSWER = {
@@ -10,16 +10,13 @@ const FORGOT_ANSWER = {
 };
 const INVALID_LINK = { errors: { token: 'This link is invalid or has expired.' } };
 
-let t: TestApp;
+let t: MailTestApp;
 let smtp: TestSmtp;
 beforeAll(async () => {
-  smtp = await startSmtp();
-  t = await createTestApp({ smtpUrl: smtp.url });
+  t = await createTestAppWithMail();
+  smtp = t.smtp;
 });
-afterAll(async () => {
-  await t?.close();
-  await smtp?.close();
-});
+afterAll(() => t?.close());
 
 // Every request comes from an address of its own unless a test says otherwise, so that the
 // per-address limits count only what a test means them to.

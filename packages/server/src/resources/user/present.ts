@@ -1,4 +1,4 @@
-import type { Presence, Profile } from '@dossierbase/core';
+import { CHANGEABLE_GLOBAL_ROLES, type Presence, type Profile } from '@dossierbase/core';
 import type { UserRow } from '../../db/schema';
 
 export function presentProfile(user: UserRow): Profile {
@@ -14,3 +14,9 @@ export function presentProfile(user: UserRow): Profile {
     private_settings: { presence: user.private_settings.presence as Presence | undefined },
   };
 }
+
+const changeable = new Set<string>(CHANGEABLE_GLOBAL_ROLES);
+
+/** The global roles a super admin changes (super admin, contract admin) that the user holds. */
+export const globalRolesOf = (user: Pick<UserRow, 'roles'>) =>
+  user.roles.filter((role) => changeable.has(role));

@@ -1,8 +1,8 @@
 import { LOGIN_MESSAGES, PASSWORD_MIN_LENGTH, REQUIRED_MESSAGE } from '@dossierbase/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildUser } from '../../../test/factories';
-import { startSmtp, type TestSmtp } from '../../../test/smtp';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
+import type { TestSmtp } from '../../../test/smtp';
+import { createTestAppWithMail, type MailTestApp, type TestClient } from '../../../test/test-app';
 import { sha256 } from '../../auth/secret-tokens';
 import { REFRESH_COOKIE } from '../../auth/session';
 
@@ -12,16 +12,13 @@ const FORGOT_ANSWER = {
 const INVALID_LINK = 'This link is invalid or has expired.';
 const TOO_SHORT = `Use at least ${PASSWORD_MIN_LENGTH} characters`;
 
-let t: TestApp;
+let t: MailTestApp;
 let smtp: TestSmtp;
 beforeAll(async () => {
-  smtp = await startSmtp();
-  t = await createTestApp({ smtpUrl: smtp.url });
+  t = await createTestAppWithMail();
+  smtp = t.smtp;
 });
-afterAll(async () => {
-  await t?.close();
-  await smtp?.close();
-});
+afterAll(() => t?.close());
 
 let addressCounter = 0;
 function login(client: TestClient, username: string, password: string) {
@@ -236,12 +233,11 @@ describe('password reset links', () => {
 
 describe('a reset link expires after resetLinkTtlSeconds', () => {
   test('a link older than its lifetime is refused', async () => {
-    const shortSmtp = await startSmtp();
-    const short = await createTestApp({ smtpUrl: shortSmtp.url, resetLinkTtlSeconds: 1 });
+    const short = await createTestAppWithMail({ resetLinkTtlSeconds: 1 });
     try {
       const user = await buildUser(short.db);
       await short.client().post('/api/user/forgot_password', { username: user.username, email: user.email });
-      const mail = await shortSmtp.waitForMail(user.email!);
+      const mail = await short.smtp.waitForMail(user.email!);
       const token = /\/reset_password\/([A-Za-z0-9_-]+)/.exec(mail.text ?? '')![1];
       expect((await short.client().get(`/api/user/reset_password/${token}`)).statusCode).toBe(200);
       await new Promise((resolve) => setTimeout(resolve, 1100));
@@ -254,7 +250,6 @@ describe('a reset link expires after resetLinkTtlSeconds', () => {
       expect(reset.statusCode).toBe(400);
     } finally {
       await short.close();
-      await shortSmtp.close();
     }
   });
 });

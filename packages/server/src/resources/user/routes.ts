@@ -2,6 +2,8 @@ import {
   changePasswordSchema,
   environmentMemberPageSchema,
   forgotPasswordSchema,
+  globalRolesAnswerSchema,
+  globalRolesSchema,
   idParamSchema,
   loginKeyAnswerSchema,
   messageAnswerSchema,
@@ -17,16 +19,17 @@ import {
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
+import { issueLoginKey } from '../../auth/key-login';
 import { issueResetLink } from '../../auth/password-reset';
 import { hashPassword, verifyPassword } from '../../auth/passwords';
 import { allowResetRequest, recordLoginAttempt, refuseWhenLoginThrottled } from '../../auth/rate-limit';
-import { consumeSecretToken, createSecretToken, findSecretToken } from '../../auth/secret-tokens';
+import { consumeSecretToken, findSecretToken } from '../../auth/secret-tokens';
 import { answers, badRequest, forbidden, notFound, tooManyRequests } from '../../http-errors';
 import { openEnvironment } from '../../policy/environment';
-import { canIssueLoginKey } from '../../policy/user';
+import { canChangeGlobalRoles, canIssueLoginKey } from '../../policy/user';
 import { listMembers } from './members';
-import { presentProfile } from './present';
-import { findUserById, findUserByUsername, setNewPassword } from './service';
+import { globalRolesOf, presentProfile } from './present';
+import { findUserById, findUserByUsername, setGlobalRoles, setNewPassword } from './service';
 
 const FORGOT_ANSWER = {
   message: 'If the username and e-mail address match an account, a mail is on its way.',
@@ -195,9 +198,27 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!canIssueLoginKey(actor)) throw forbidden();
       const target = await findUserById(db, request.params.id);
       if (!target) throw notFound();
-      const key = await createSecretToken(db, 'login_key', target.id, config.loginKeyTtlSeconds);
-      const query = new URLSearchParams({ username: target.username, key });
-      return { key, url: `${config.publicUrl}/login?${query}` };
+      return issueLoginKey(db, config, target);
+    },
+  );
+
+  // Super and contract admin reach every environment: only super admins grant or take them.
+  app.put(
+    '/user/:id/roles',
+    {
+      config: { access: 'superAdmin' },
+      schema: {
+        params: z.object({ id: idParamSchema }),
+        body: globalRolesSchema,
+        tags: ['user'],
+        response: answers({ 200: globalRolesAnswerSchema }),
+      },
+    },
+    async (request) => {
+      const actor = await currentUser(request);
+      if (!canChangeGlobalRoles(actor)) throw forbidden();
+      const user = await setGlobalRoles(db, request.params.id, request.body.roles);
+      return { id: user.id, global_roles: globalRolesOf(user) };
     },
   );
 };

@@ -1,5 +1,6 @@
 import {
   Checkbox,
+  type CheckboxGroupProps,
   type CheckboxProps,
   ColorInput,
   type ColorInputProps,
@@ -12,6 +13,7 @@ import {
   type RadioGroupProps,
   Select,
   type SelectProps,
+  Stack,
   Switch,
   type SwitchProps,
   Textarea,
@@ -235,4 +237,43 @@ export function FormIdChecks<T extends FieldValues, O extends FieldValues = T>({
       />
     </Tooltip>
   ));
+}
+
+/**
+ * A checkbox per option for a field holding a list (a member's credentials), as one group with its
+ * legend. `numeric`: the field holds ids (numbers) while the options' values are their text.
+ */
+export function FormCheckboxGroup<T extends FieldValues, O extends FieldValues = T>({
+  control,
+  name,
+  options,
+  numeric,
+  ...props
+}: Bound<T, O> &
+  Omit<CheckboxGroupProps, 'value' | 'onChange' | 'children'> & {
+    options: readonly { value: string; label: string; description?: string; testId?: string }[];
+    numeric?: boolean;
+  }) {
+  const { field, error } = useBound({ control, name }, props.error);
+  const value: unknown[] = field.value ?? [];
+  return (
+    <Checkbox.Group
+      {...props}
+      value={value.map(String)}
+      onChange={(next) => field.onChange(numeric ? next.map(Number) : next)}
+      error={error}
+    >
+      <Stack gap="xs" mt="xs">
+        {options.map((option) => (
+          <Checkbox
+            key={option.value}
+            value={option.value}
+            label={option.label}
+            description={option.description}
+            data-testid={option.testId}
+          />
+        ))}
+      </Stack>
+    </Checkbox.Group>
+  );
 }

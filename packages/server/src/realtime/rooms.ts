@@ -1,0 +1,25 @@
+import type { Server } from 'socket.io';
+
+export const environmentRoom = (environmentId: number) => `environment:${environmentId}`;
+/** Every socket of a signed-in user is in their own room, so that a change about them reaches each. */
+export const userRoom = (userId: number) => `user:${userId}`;
+
+/**
+ * The socket server's rooms, for calls that change who may hear an environment's events. An app
+ * without a socket server (tests through inject, a node that serves no sockets) has nobody in a room.
+ */
+export class RealtimeRooms {
+  private io: Server | null = null;
+
+  serve(io: Server): void {
+    this.io = io;
+  }
+
+  /**
+   * Every socket of the user leaves the environment's room, on every node: with the Redis adapter
+   * socket.io sends the leave to the other nodes too.
+   */
+  removeFromEnvironment(userId: number, environmentId: number): void {
+    this.io?.in(userRoom(userId)).socketsLeave(environmentRoom(environmentId));
+  }
+}
