@@ -23,6 +23,7 @@ import { clientErrorFromDatabase, rejectInvalidInput } from './input-guard';
 import { createMailer, type Mailer } from './mail/mailer';
 import { enforceRouteAccess } from './policy/route-access';
 import { RealtimeRooms } from './realtime/rooms';
+import { avatarImageRoutes, avatarRoutes } from './resources/avatar/routes';
 import { configRoutes } from './resources/config/routes';
 import { contentDossierRoutes } from './resources/content-dossier/routes';
 import { contentDossierListRoutes } from './resources/content-dossier-list/routes';
@@ -185,6 +186,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       await api.register(healthRoutes);
       await api.register(authRoutes);
       await api.register(userRoutes);
+      await api.register(avatarRoutes);
       await api.register(subscriptionRoutes);
       await api.register(environmentRoutes);
       await api.register(environmentTextRoutes);
@@ -211,6 +213,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
     },
     { prefix: '/api' },
   );
+  await app.register(avatarImageRoutes);
 
   await serveWeb(app, config.webDist);
   return app;

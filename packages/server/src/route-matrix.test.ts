@@ -45,6 +45,7 @@ interface Tenant {
   projectDossier: number;
   file: number;
   adminUser: number;
+  /** the ordinary member, who has an avatar */
   memberUser: number;
   /** invited by e-mail, never signed in */
   invitedUser: number;
@@ -116,6 +117,11 @@ const ROUTES: Record<string, Case> = {
   },
   'GET /api/user/profile': { kind: 'own', fill: () => ({}) },
   'PATCH /api/user/profile': { kind: 'own', fill: () => ({ body: {} }) },
+  'PUT /api/user/profile/avatar': {
+    kind: 'own',
+    fill: () => ({ body: { image: `data:image/png;base64,${PNG_PIXEL}` } }),
+  },
+  'DELETE /api/user/profile/avatar': { kind: 'own', fill: () => ({}) },
   'GET /api/subscription/active': { kind: 'own', fill: () => ({}) },
   'GET /api/locale': { kind: 'own', fill: () => ({}) },
   'GET /api/environment': { kind: 'own', fill: () => ({}) },
@@ -152,6 +158,7 @@ const ROUTES: Record<string, Case> = {
   },
   'GET /api/environment/:id': { fill: (x) => ({ params: { id: x.environment } }) },
   'GET /api/environment/:id/logo': { fill: (x) => ({ params: { id: x.environment } }) },
+  'GET /images/user/:file': { fill: (x) => ({ params: { file: `${x.memberUser}_64.webp` } }) },
   'GET /api/environment-locale': { fill: (x) => ({ query: { environment: x.environment } }) },
   'POST /api/environment-locale': { fill: (x) => ({ body: { environment: x.environment, code: 'fr_FR' } }) },
   'GET /api/environment/:id/text': {
@@ -379,6 +386,12 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     forcePasswordUpdate: true,
   });
   await addMember(t.db, env, { user: invited });
+  const avatar = await member.client.request({
+    method: 'PUT',
+    url: '/api/user/profile/avatar',
+    payload: { image: `data:image/png;base64,${PNG_PIXEL}` },
+  });
+  expect(avatar.statusCode, avatar.body).toBe(200);
 
   const entity = await buildDefDossier(t.db, env, { name: `${mark} Client` });
   const project = await buildDefDossier(t.db, env, { name: `${mark} Project` });

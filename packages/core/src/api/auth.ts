@@ -5,9 +5,6 @@ import { REQUIRED_MESSAGE } from './common';
 export const GLOBAL_ROLES = ['ROLE_USER', 'ROLE_ADMIN', 'ROLE_CONTRACT_ADMIN', 'ROLE_AZURE_USER'] as const;
 export type GlobalRole = (typeof GLOBAL_ROLES)[number];
 
-export const PRESENCES = ['online', 'away', 'busy', 'invisible'] as const;
-export type Presence = (typeof PRESENCES)[number];
-
 export const OTP_HEADER = 'X-OTP-Token';
 
 export const LOGIN_MESSAGES = {
@@ -68,13 +65,17 @@ export const keyLoginSchema = z.object({
   key: z.string({ error: REQUIRED_MESSAGE }).min(1, REQUIRED_MESSAGE).max(200),
 });
 
+/** A required e-mail address (forgot password, the profile). */
+export const emailAddressSchema = z
+  .string({ error: REQUIRED_MESSAGE })
+  .trim()
+  .min(1, REQUIRED_MESSAGE)
+  .max(254, 'Invalid e-mail address')
+  .pipe(z.email('Invalid e-mail address'));
+
 export const forgotPasswordSchema = z.object({
   username: z.string({ error: REQUIRED_MESSAGE }).trim().min(1, REQUIRED_MESSAGE).max(180),
-  email: z
-    .string({ error: REQUIRED_MESSAGE })
-    .trim()
-    .min(1, REQUIRED_MESSAGE)
-    .pipe(z.email('Invalid e-mail address')),
+  email: emailAddressSchema,
 });
 
 export const PASSWORD_MIN_LENGTH = 8;
@@ -88,38 +89,23 @@ export const resetPasswordSchema = z.object({
   password: passwordSchema,
 });
 
+/** The messages of a password change (spec doc 2 section 5, Passwords). */
+export const PASSWORD_MESSAGES = {
+  incorrect: 'Incorrect password',
+  mismatch: 'Passwords do not match',
+} as const;
+
 export const changePasswordSchema = z.object({
   /** Not needed while the forced-update flag is set (key login, re_pwd). */
   current_password: z.string().optional(),
   password: passwordSchema,
 });
 
-export const profileSchema = z.object({
-  id: z.number(),
-  username: z.string(),
-  email: z.string().nullable(),
-  first_name: z.string().nullable(),
-  last_name: z.string().nullable(),
-  roles: z.array(z.string()),
-  locale: z.string().nullable(),
-  re_pwd: z.boolean(),
-  private_settings: z.object({ presence: z.enum(PRESENCES).optional() }),
-});
-export type Profile = z.infer<typeof profileSchema>;
-
 /** GET /api/user/reset_password/:token: the link is valid, for this user. */
 export const resetLinkSchema = z.object({ valid: z.boolean(), username: z.string() });
 
 /** POST /api/user/:id/login_key: a one-time sign-in link. */
 export const loginKeyAnswerSchema = z.object({ key: z.string(), url: z.string() });
-
-export const profilePatchSchema = z.object({
-  first_name: z.string().trim().max(100).nullable().optional(),
-  last_name: z.string().trim().max(100).nullable().optional(),
-  email: z.email('Invalid e-mail address').nullable().optional(),
-  locale: z.string().max(10).nullable().optional(),
-  private_settings: z.object({ presence: z.enum(PRESENCES).optional() }).optional(),
-});
 
 /** Public client configuration: GET /api/config. */
 export const clientConfigSchema = z.object({

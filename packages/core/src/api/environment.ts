@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { environmentAbilitiesSchema } from './abilities';
 import { listQuerySchema, MAX_INT4, pagedSchema, REQUIRED_MESSAGE, resultsSchema } from './common';
 import { ID_MESSAGE, idParamSchema, idSchema } from './ids';
+import { avatarSchema, SEEN_PRESENCES } from './profile';
 
 export const ENVIRONMENT_CREDENTIALS = [
   'environment-admin',
@@ -234,6 +235,19 @@ export const environmentMemberSchema = z.object({
     preposition: z.string().nullable(),
   }),
   environment_user_active: z.boolean(),
+  presence: z.enum(SEEN_PRESENCES),
+  avatar: avatarSchema,
 });
 export type EnvironmentMember = z.infer<typeof environmentMemberSchema>;
 export const environmentMemberPageSchema = pagedSchema(environmentMemberSchema);
+
+/** GET /api/environment/{id}/contact: whom a member asks for help (/contact). */
+export const environmentContactSchema = z.object({
+  /** the platform's help contact (HELP_CONTACT) */
+  help_contact: z.string(),
+  /** the environment's own help contact, its setting `help_contact`; null when it has none */
+  environment_contact: z.string().nullable(),
+  /** the environment's active admins, with their e-mail addresses */
+  admins: z.array(environmentMemberSchema.extend({ email: z.string().nullable() })),
+});
+export type EnvironmentContact = z.infer<typeof environmentContactSchema>;

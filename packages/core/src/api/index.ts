@@ -10,3 +10,4 @@ export * from './file';
 export * from './ids';
 export * from './log';
 export * from './member';
+export * from './profile';

@@ -17,7 +17,12 @@ export interface AppUserTable {
   email: string | null;
   password_hash: string | null;
   first_name: string | null;
+  /** van, de, von ...: between first and last name */
+  preposition: ColumnType<string | null, string | null | undefined, string | null>;
   last_name: string | null;
+  mobile: ColumnType<string | null, string | null | undefined, string | null>;
+  /** when the avatar (user_avatar) was uploaded; null: none. Versions the avatar's address. */
+  avatar_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   roles: ColumnType<string[], string[] | undefined, string[]>;
   locale: string | null;
   private_settings: Json<{ presence?: string }>;
@@ -113,6 +118,13 @@ export interface RefreshTokenTable extends SecretTokenTable {
 }
 
 /** One sign-in, open until sign-out or a new password; access tokens name it in their `sid`. */
+/** A user's avatar, as WebP of 64 and 200 pixels square. */
+export interface UserAvatarTable {
+  user_id: number;
+  small: Buffer;
+  large: Buffer;
+}
+
 export interface UserSessionTable {
   id: Generated<number>;
   user_id: number;
@@ -406,6 +418,7 @@ export interface Database {
   subscription: SubscriptionTable;
   refresh_token: RefreshTokenTable;
   user_session: UserSessionTable;
+  user_avatar: UserAvatarTable;
   login_key: SecretTokenTable;
   password_reset: SecretTokenTable;
   login_attempt: LoginAttemptTable;

@@ -20,6 +20,7 @@ import * as dossierCounters from './2026-11-25T1600-dossier-counters';
 import * as environmentText from './2026-11-25T1700-environment-text';
 import * as environmentUserActive from './2026-11-26T0900-environment-user-active';
 import * as subscriptionUserLimit from './2026-11-26T0910-subscription-user-limit';
+import * as profileAndAvatar from './2026-11-26T1300-profile-and-avatar';
 
 // Listed by hand so the migrator needs no file-system scan. Kysely runs them in name order,
 // so every name starts with its UTC date and time.
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-25T1700-environment-text': environmentText,
   '2026-11-26T0900-environment-user-active': environmentUserActive,
   '2026-11-26T0910-subscription-user-limit': subscriptionUserLimit,
+  '2026-11-26T1300-profile-and-avatar': profileAndAvatar,
 };

@@ -1,5 +1,10 @@
-import { CHANGEABLE_GLOBAL_ROLES, type Presence, type Profile } from '@dossierbase/core';
+import { CHANGEABLE_GLOBAL_ROLES, type EnvironmentMember, type Presence, type Profile } from '@dossierbase/core';
 import type { UserRow } from '../../db/schema';
+import { presenceSeenByColleagues } from '../../policy/colleague';
+import { presentAvatar } from '../avatar/present';
+
+const chosenPresence = (user: Pick<UserRow, 'private_settings'>) =>
+  user.private_settings.presence as Presence | undefined;
 
 export function presentProfile(user: UserRow): Profile {
   return {
@@ -7,11 +12,31 @@ export function presentProfile(user: UserRow): Profile {
     username: user.username,
     email: user.email,
     first_name: user.first_name,
+    preposition: user.preposition,
     last_name: user.last_name,
+    mobile: user.mobile,
     roles: user.roles,
     locale: user.locale,
     re_pwd: user.force_password_update,
-    private_settings: { presence: user.private_settings.presence as Presence | undefined },
+    private_settings: { presence: chosenPresence(user) },
+    avatar: presentAvatar(user),
+  };
+}
+
+/** A member as colleagues see them; `signed_in`: they have an open session somewhere. */
+export type MemberRow = Pick<
+  UserRow,
+  'id' | 'username' | 'first_name' | 'preposition' | 'last_name' | 'private_settings' | 'avatar_at'
+> & { active: boolean; signed_in: boolean };
+
+export function presentMember(row: MemberRow): EnvironmentMember {
+  return {
+    id: row.id,
+    username: row.username,
+    profile: { first_name: row.first_name, preposition: row.preposition, last_name: row.last_name },
+    environment_user_active: row.active,
+    presence: presenceSeenByColleagues(chosenPresence(row), row.signed_in),
+    avatar: presentAvatar(row),
   };
 }
 

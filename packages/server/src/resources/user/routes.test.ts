@@ -364,11 +364,14 @@ describe('GET and PATCH /api/user/profile', () => {
       username: user.username,
       email: user.email,
       first_name: 'Test',
+      preposition: null,
       last_name: user.username,
+      mobile: null,
       roles: ['ROLE_USER'],
       locale: null,
       re_pwd: false,
       private_settings: {},
+      avatar: null,
     });
   });
 
@@ -423,16 +426,19 @@ describe('GET and PATCH /api/user/profile', () => {
     expect(row.first_name).toBe('Test');
   });
 
-  test('the e-mail can be changed or cleared', async () => {
+  test('the e-mail can be changed, not cleared: it is how a reset link reaches the user', async () => {
     const user = await buildUser(t.db);
     const client = t.client();
     await login(client, user.username, user.password);
     const changed = await client.patch('/api/user/profile', { email: `new_${user.id}@example.test` });
     expect(changed.statusCode).toBe(200);
     expect(changed.json().email).toBe(`new_${user.id}@example.test`);
-    const cleared = await client.patch('/api/user/profile', { email: null });
-    expect(cleared.statusCode).toBe(200);
-    expect((await userRow(user.id)).email).toBeNull();
+    for (const email of [null, '', '  ']) {
+      const cleared = await client.patch('/api/user/profile', { email });
+      expect(cleared.statusCode).toBe(400);
+      expect(Object.keys(cleared.json().errors)).toEqual(['email']);
+    }
+    expect((await userRow(user.id)).email).toBe(`new_${user.id}@example.test`);
   });
 
   test('roles, username and unknown private settings cannot be set through the profile', async () => {

@@ -7,6 +7,7 @@ import {
   idParamSchema,
   loginKeyAnswerSchema,
   messageAnswerSchema,
+  PASSWORD_MESSAGES,
   profilePatchSchema,
   profileSchema,
   REQUIRED_MESSAGE,
@@ -29,6 +30,7 @@ import { openEnvironment } from '../../policy/environment';
 import { canChangeGlobalRoles, canIssueLoginKey } from '../../policy/user';
 import { listMembers } from './members';
 import { globalRolesOf, presentProfile } from './present';
+import { updateProfile } from './profile';
 import { findUserById, findUserByUsername, setGlobalRoles, setNewPassword } from './service';
 
 const FORGOT_ANSWER = {
@@ -121,7 +123,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         await refuseWhenLoginThrottled(db, config, user.username, request.ip);
         const correct = await verifyPassword(user.password_hash, current_password);
         await recordLoginAttempt(db, user.username, request.ip, correct);
-        if (!correct) throw badRequest({ current_password: 'Incorrect password' });
+        if (!correct) throw badRequest({ current_password: PASSWORD_MESSAGES.incorrect });
       }
       const updated = await setNewPassword(db, user.id, await hashPassword(password));
       // Devices signed in with the old password lose their sessions; this one gets a fresh one.
@@ -164,23 +166,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { access: 'signedIn' },
       schema: { body: profilePatchSchema, tags: ['user'], response: answers({ 200: profileSchema }) },
     },
-    async (request) => {
-      const user = await currentUser(request);
-      const { private_settings, ...fields } = request.body;
-      const updated = await db
-        .updateTable('app_user')
-        .set({
-          ...fields,
-          private_settings: private_settings
-            ? { ...user.private_settings, ...private_settings }
-            : user.private_settings,
-          modified_at: new Date(),
-        })
-        .where('id', '=', user.id)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      return presentProfile(updated);
-    },
+    async (request) => presentProfile(await updateProfile(db, await currentUser(request), request.body)),
   );
 
   app.post(
