@@ -25,6 +25,7 @@ import { enforceRouteAccess } from './policy/route-access';
 import { RealtimeRooms } from './realtime/rooms';
 import { avatarImageRoutes, avatarRoutes } from './resources/avatar/routes';
 import { configRoutes } from './resources/config/routes';
+import { contactRoutes } from './resources/contact/routes';
 import { contentDossierRoutes } from './resources/content-dossier/routes';
 import { contentDossierListRoutes } from './resources/content-dossier-list/routes';
 import { defDossierRoutes } from './resources/def-dossier/routes';
@@ -191,6 +192,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       await api.register(environmentRoutes);
       await api.register(environmentTextRoutes);
       await api.register(memberRoutes);
+      await api.register(contactRoutes);
       await api.register(localeRoutes);
       await api.register(logRoutes);
       await api.register(templateRoutes);

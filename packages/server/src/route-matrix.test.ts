@@ -158,6 +158,7 @@ const ROUTES: Record<string, Case> = {
   },
   'GET /api/environment/:id': { fill: (x) => ({ params: { id: x.environment } }) },
   'GET /api/environment/:id/logo': { fill: (x) => ({ params: { id: x.environment } }) },
+  'GET /api/environment/:id/contact': { fill: (x) => ({ params: { id: x.environment } }) },
   'GET /images/user/:file': { fill: (x) => ({ params: { file: `${x.memberUser}_64.webp` } }) },
   'GET /api/environment-locale': { fill: (x) => ({ query: { environment: x.environment } }) },
   'POST /api/environment-locale': { fill: (x) => ({ body: { environment: x.environment, code: 'fr_FR' } }) },

@@ -65,3 +65,45 @@ describe('GET /api/user', () => {
     );
   });
 });
+
+describe('GET /api/user: presence and avatar, as colleagues see them', () => {
+  test('the chosen presence of a signed-in member; offline when invisible or signed in nowhere', async () => {
+    const s = await adminSetup(t);
+    const [busy, invisible, chooser] = await Promise.all([t.signIn(), t.signIn(), t.signIn()]);
+    const absent = await buildUser(t.db);
+    for (const user of [busy.user, invisible.user, chooser.user, absent]) {
+      await addMember(t.db, s.environment.id, { user });
+    }
+    await busy.client.patch('/api/user/profile', { private_settings: { presence: 'busy' } });
+    await invisible.client.patch('/api/user/profile', { private_settings: { presence: 'invisible' } });
+    await chooser.client.patch('/api/user/profile', { private_settings: { presence: 'away' } });
+    await chooser.client.post('/api/logout_cookie');
+    await t.db
+      .updateTable('app_user')
+      .set({ preposition: 'van der', avatar_at: new Date(Date.UTC(2026, 0, 2)) })
+      .where('id', '=', busy.user.id)
+      .execute();
+
+    const { results } = (await s.member.get(`/api/user?environment=${s.environment.id}&limit=50`)).json();
+    const of = (id: number) => results.find((member: { id: number }) => member.id === id);
+    expect(of(s.memberId).presence).toBe('online');
+    expect(of(busy.user.id)).toMatchObject({
+      presence: 'busy',
+      profile: { first_name: 'Test', preposition: 'van der', last_name: busy.user.username },
+      avatar: {
+        small: `/images/user/${busy.user.id}_${Date.UTC(2026, 0, 2).toString(36)}_64.webp`,
+        large: `/images/user/${busy.user.id}_${Date.UTC(2026, 0, 2).toString(36)}_200.webp`,
+      },
+    });
+    expect(of(invisible.user.id).presence).toBe('offline');
+    expect(of(chooser.user.id).presence).toBe('offline');
+    expect(of(absent.id)).toMatchObject({ presence: 'offline', avatar: null });
+    expect(JSON.stringify(results)).not.toMatch(/invisible|private_settings|mobile/);
+
+    // the name search finds the full name with its preposition
+    const found = await s.member.get(
+      `/api/user?environment=${s.environment.id}&name=${encodeURIComponent(`Test van der ${busy.user.username}`)}`,
+    );
+    expect(found.json().results.map((member: { id: number }) => member.id)).toEqual([busy.user.id]);
+  });
+});

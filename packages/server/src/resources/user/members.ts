@@ -1,10 +1,10 @@
-import type { EnvironmentMember } from '@dossierbase/core';
 import { type ExpressionBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { paginate } from '../../db/paginate';
 import type { AppUserTable, Database, EnvironmentUserTable } from '../../db/schema';
 import type { EnvironmentAccess } from '../../policy/environment';
 import { likeContains } from '../../query/list-query';
+import { presentMember } from './present';
 
 type MemberTables = Database & { eu: EnvironmentUserTable; u: AppUserTable };
 
@@ -15,6 +15,21 @@ export const membersOf = (db: Db, environmentId: number) =>
     .innerJoin('app_user as u', 'u.id', 'eu.user_id')
     .where('eu.environment_id', '=', environmentId);
 
+/** What colleagues see of a user (`u`): names, chosen presence and avatar. */
+export const COLLEAGUE_COLUMNS = [
+  'u.id',
+  'u.username',
+  'u.first_name',
+  'u.preposition',
+  'u.last_name',
+  'u.private_settings',
+  'u.avatar_at',
+] as const;
+
+/** The user (`u`) has an open session somewhere: a session lasts until its refresh token expires. */
+export const signedInSomewhere = sql<boolean>`exists (
+  select 1 from user_session s where s.user_id = u.id and s.expires_at > now())`;
+
 /** Username, first or last name or the full name contains the text; admins also find e-mail addresses. */
 export const memberMatches =
   (text: string, { email = false } = {}) =>
@@ -24,7 +39,7 @@ export const memberMatches =
       eb('u.username', 'ilike', pattern),
       eb('u.first_name', 'ilike', pattern),
       eb('u.last_name', 'ilike', pattern),
-      eb(sql`concat_ws(' ', u.first_name, u.last_name)`, 'ilike', pattern),
+      eb(sql`concat_ws(' ', u.first_name, u.preposition, u.last_name)`, 'ilike', pattern),
       ...(email ? [eb('u.email', 'ilike', pattern)] : []),
     ]);
   };
@@ -51,18 +66,12 @@ export async function listMembers(
     filtered,
     (q) =>
       q
-        .select(['u.id', 'u.username', 'u.first_name', 'u.last_name'])
+        .select([...COLLEAGUE_COLUMNS, signedInSomewhere.as('signed_in')])
         .select((eb) => memberIsActive(eb).as('active'))
         .orderBy('u.last_name')
         .orderBy('u.first_name')
         .orderBy('u.username'),
     query,
   );
-  const results: EnvironmentMember[] = rows.map((row) => ({
-    id: row.id,
-    username: row.username,
-    profile: { first_name: row.first_name, last_name: row.last_name, preposition: null },
-    environment_user_active: row.active === true,
-  }));
-  return { results, pager };
+  return { results: rows.map((row) => presentMember({ ...row, active: row.active === true })), pager };
 }
