@@ -1,6 +1,12 @@
 export const queryKeys = {
   config: ['config'] as const,
   profile: ['user', 'profile'] as const,
+  /** every answer of GET /api/user: names, presence and avatars of members */
+  members: ['user', 'members'] as const,
+  colleagues: (params: { environment: number; page: number; name: string }) =>
+    ['user', 'members', 'colleagues', params] as const,
+  colleague: (environment: number, id: number) => ['user', 'members', 'colleague', environment, id] as const,
+  contact: (environment: number) => ['environment', environment, 'contact'] as const,
   subscription: ['subscription', 'active'] as const,
   environments: (params: { page: number; name: string }) => ['environment', 'list', params] as const,
   environmentList: ['environment', 'list'] as const,

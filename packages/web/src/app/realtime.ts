@@ -27,3 +27,10 @@ export function disconnectRealtime(): void {
   socket?.disconnect();
   socket = null;
 }
+
+/** Connects again to the same room: after a new password the old connection's session has ended. */
+export function reconnectRealtime(): void {
+  const current = room;
+  disconnectRealtime();
+  if (current !== null) joinEnvironmentRoom(current);
+}

@@ -166,15 +166,33 @@ export const routes: RouteObject[] = [
                         }),
                       },
                       {
-                        path: '/user/:id',
-                        lazy: async () => ({
-                          Component: (await import('../features/admin/members/member-page')).MemberPage,
-                        }),
-                      },
-                      {
                         path: '/erd',
                         lazy: async () => ({
                           Component: (await import('../features/admin/erd-page')).ErdPage,
+                        }),
+                      },
+                      {
+                        path: '/profile',
+                        lazy: async () => ({
+                          Component: (await import('../features/people/profile-page')).ProfilePage,
+                        }),
+                      },
+                      {
+                        path: '/colleagues',
+                        lazy: async () => ({
+                          Component: (await import('../features/people/colleagues-page')).ColleaguesPage,
+                        }),
+                      },
+                      {
+                        path: '/user/:id',
+                        lazy: async () => ({
+                          Component: (await import('../features/people/user-page')).UserPage,
+                        }),
+                      },
+                      {
+                        path: '/contact',
+                        lazy: async () => ({
+                          Component: (await import('../features/people/contact-page')).ContactPage,
                         }),
                       },
                       { path: '*', element: <NotFoundPage />, handle: UNKNOWN_PATH },

@@ -6,9 +6,11 @@ import {
   LOG_MESSAGES,
   LOGIN_MESSAGES,
   MEMBER_MESSAGES,
+  PASSWORD_MESSAGES,
   PASSWORD_MIN_LENGTH,
   PASSWORD_UPDATE_REQUIRED,
   PERMISSION_MESSAGES,
+  PROFILE_MESSAGES,
   REQUIRED_MESSAGE,
   RESET_MESSAGES,
   ROLE_MESSAGES,
@@ -27,7 +29,8 @@ const MESSAGE_KEYS: Record<string, string> = {
   'At most 100 characters': 'validation.max_100',
   'At most 200 characters': 'validation.max_200',
   'At most 2000 characters': 'validation.max_2000',
-  'Passwords do not match': 'validation.passwords_mismatch',
+  [PASSWORD_MESSAGES.mismatch]: 'validation.passwords_mismatch',
+  [PASSWORD_MESSAGES.incorrect]: 'password.incorrect',
   [LOGIN_MESSAGES.incorrect]: 'login.incorrect',
   [LOGIN_MESSAGES.otpRequired]: 'login.otp_required',
   [LOGIN_MESSAGES.otpIncorrect]: 'login.otp_incorrect',
@@ -63,6 +66,9 @@ const MESSAGE_KEYS: Record<string, string> = {
   // the member administration's messages, admin.members.messages.<name of the message>
   ...Object.fromEntries(
     Object.entries(MEMBER_MESSAGES).map(([name, text]) => [text, `admin.members.messages.${name}`]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(PROFILE_MESSAGES).map(([name, text]) => [text, `profile.messages.${name}`]),
   ),
 };
 

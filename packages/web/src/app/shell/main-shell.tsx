@@ -11,6 +11,7 @@ import { NewLinkedDossierHost } from '../../features/dossiers/new-linked-dossier
 import { isEnvironmentAdmin, useEnvironment } from '../../features/environments/environment-store';
 import { isBuiltRoute } from '../built-routes';
 import { truncate } from '../format';
+import { HelpContact } from '../help-contact';
 import { STORAGE_KEYS } from '../local-store';
 import { joinEnvironmentRoom } from '../realtime';
 import { LanguageSwitch } from './language-switch';
@@ -143,14 +144,7 @@ export function MainShell() {
           <Text size="xs" c="dimmed" data-testid="shell-help-contact">
             {helpContact && (
               <>
-                {t('shell.help')}:{' '}
-                {helpContact.includes('@') ? (
-                  <Anchor href={`mailto:${helpContact}`} size="xs">
-                    {helpContact}
-                  </Anchor>
-                ) : (
-                  helpContact
-                )}
+                {t('shell.help')}: <HelpContact contact={helpContact} size="xs" />
               </>
             )}
           </Text>

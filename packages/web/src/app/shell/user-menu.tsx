@@ -1,5 +1,5 @@
 import { PRESENCES, type Presence, type Profile, type UserAbilities } from '@dossierbase/core';
-import { Avatar, Indicator, Menu, UnstyledButton } from '@mantine/core';
+import { Indicator, Menu, UnstyledButton } from '@mantine/core';
 import {
   IconAddressBook,
   IconCheck,
@@ -8,22 +8,17 @@ import {
   IconMail,
   IconUser,
 } from '@tabler/icons-react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api } from '../../api/client';
 import { notifyError } from '../../api/errors';
 import { queryKeys } from '../../api/query-keys';
 import { logout, useTokenData } from '../../features/auth/session';
+import { memberName } from '../../features/dossiers/use-environment-users';
+import { saveProfile, useProfile } from '../../features/people/people-api';
+import { initials, PRESENCE_COLORS, UserAvatar } from '../../features/people/user-avatar';
 import { isBuiltRoute } from '../built-routes';
 import { disconnectRealtime } from '../realtime';
-
-export const PRESENCE_COLORS: Record<Presence, string> = {
-  online: 'green',
-  away: 'yellow',
-  busy: 'red',
-  invisible: 'gray',
-};
 
 /** The user menu's pages (spec doc 1 section 2), each once its screen is built; subscriptions only for contract admins. */
 interface UserLink {
@@ -45,15 +40,11 @@ export function UserMenu() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const token = useTokenData();
-  const profile = useQuery({
-    queryKey: queryKeys.profile,
-    queryFn: ({ signal }) => api.get<Profile>('/user/profile', undefined, signal),
-  });
+  const profile = useProfile();
   const presence: Presence = profile.data?.private_settings?.presence ?? 'online';
 
   const savePresence = useMutation({
-    mutationFn: (next: Presence) =>
-      api.patch<Profile>('/user/profile', { private_settings: { presence: next } }),
+    mutationFn: (next: Presence) => saveProfile({ private_settings: { presence: next } }),
     onMutate: (next) => {
       const previous = queryClient.getQueryData<Profile>(queryKeys.profile);
       if (previous) {
@@ -82,32 +73,15 @@ export function UserMenu() {
     window.location.replace('/');
   };
 
-  const displayName =
-    [profile.data?.first_name, profile.data?.last_name].filter(Boolean).join(' ') || token?.username || '';
-  const initials = displayName
-    .split(/\s+/)
-    .map((part) => part[0])
-    .join('')
-    .slice(0, 2)
-    .toUpperCase();
+  const displayName = profile.data
+    ? memberName({ username: profile.data.username, profile: profile.data })
+    : (token?.username ?? '');
 
   return (
     <Menu position="bottom-end" width={220} withinPortal>
       <Menu.Target>
-        <UnstyledButton aria-label={`${initials} ${t('user.menu')}`} data-testid="user-menu">
-          <Indicator
-            color={PRESENCE_COLORS[presence]}
-            position="bottom-end"
-            offset={5}
-            size={12}
-            withBorder
-            data-testid="user-presence"
-            data-presence={presence}
-          >
-            <Avatar color="indigo" radius="xl" name={displayName}>
-              {initials}
-            </Avatar>
-          </Indicator>
+        <UnstyledButton aria-label={`${initials(displayName)} ${t('user.menu')}`} data-testid="user-menu">
+          <UserAvatar name={displayName} image={profile.data?.avatar?.small} presence={presence} />
         </UnstyledButton>
       </Menu.Target>
       <Menu.Dropdown>

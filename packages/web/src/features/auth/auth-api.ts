@@ -35,6 +35,7 @@ export function resetPassword(body: { token: string; password: string }) {
   return api.post<unknown>('/user/reset_password', body);
 }
 
-export function changePassword(password: string) {
-  return api.patch<TokenData>('/user/change_password', { password });
+/** The current password is asked on the profile; a forced update (after a key login) needs none. */
+export function changePassword(password: string, currentPassword?: string) {
+  return api.patch<TokenData>('/user/change_password', { password, current_password: currentPassword });
 }

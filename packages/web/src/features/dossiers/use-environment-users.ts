@@ -13,7 +13,7 @@ const NAMES_LIMIT = 500;
 const SEARCH_LIMIT = 25;
 const IDS_LIMIT = 200; // the user list call's most ids at once
 
-export function memberName(member: EnvironmentMember): string {
+export function memberName(member: Pick<EnvironmentMember, 'username' | 'profile'>): string {
   const { first_name, preposition, last_name } = member.profile;
   const full = [first_name, preposition, last_name].filter(Boolean).join(' ');
   return full || member.username;
