@@ -63,6 +63,8 @@ export function UserMenu() {
       if (saved && typeof saved === 'object' && 'private_settings' in saved) {
         queryClient.setQueryData(queryKeys.profile, saved);
       }
+      // colleagues' lists show the presence too
+      void queryClient.invalidateQueries({ queryKey: queryKeys.members });
     },
   });
 

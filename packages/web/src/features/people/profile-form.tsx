@@ -16,8 +16,8 @@ type Saved = z.output<typeof profilePatchSchema>;
 
 /** First name, preposition and last name side by side: columns of the 12 and what browsers fill in. */
 const NAME_FIELDS = [
-  { name: 'first_name', span: 5, autoComplete: 'given-name' },
-  { name: 'preposition', span: 2, autoComplete: 'off' },
+  { name: 'first_name', span: 4, autoComplete: 'given-name' },
+  { name: 'preposition', span: 3, autoComplete: 'off' },
   { name: 'last_name', span: 5, autoComplete: 'family-name' },
 ] as const;
 
@@ -48,8 +48,13 @@ export function ProfileForm({ profile }: { profile: Profile }) {
 
   const chosenLocale = form.watch('locale');
   const submit = form.handleSubmit(async (values) => {
+    // only what the user changed: the presence may have been changed in the user menu meanwhile
+    const { dirtyFields } = form.formState;
+    const changed = Object.fromEntries(
+      Object.entries(values).filter(([field]) => dirtyFields[field as keyof Values]),
+    );
     try {
-      const saved = await save.mutateAsync(values);
+      const saved = await save.mutateAsync(changed);
       form.reset(valuesOf(saved, locale));
       // the interface follows the chosen language where this environment offers it
       if (saved.locale && available.includes(saved.locale)) setLocale(saved.locale);
