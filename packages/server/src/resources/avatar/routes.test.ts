@@ -143,6 +143,13 @@ describe('GET /images/user/{file}', () => {
     const refused = await stranger.client.get(avatar.small);
     expect(refused.statusCode).toBe(404);
     expect(refused.json()).toEqual({ message: 'Not found' });
+    // a member deactivated in the shared environment is a stranger too
+    await t.db
+      .updateTable('environment_user')
+      .set({ active: false })
+      .where('user_id', '=', colleague.user.id)
+      .execute();
+    expect((await colleague.client.get(avatar.small)).statusCode).toBe(404);
     const anonymous = await t.client().get(avatar.small);
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.headers['content-type']).not.toBe('image/webp');

@@ -43,13 +43,14 @@ export function readAvatar(db: Db, userId: number, size: 'small' | 'large') {
     .executeTakeFirst();
 }
 
-/** The two users are members of one environment. */
+/** The user works in an environment (active there) that the other is a member of, active or not. */
 export async function areColleagues(db: Db, userId: number, otherId: number): Promise<boolean> {
   const shared = await db
     .selectFrom('environment_user as mine')
     .innerJoin('environment_user as theirs', 'theirs.environment_id', 'mine.environment_id')
     .select('mine.environment_id')
     .where('mine.user_id', '=', userId)
+    .where('mine.active', '=', true)
     .where('theirs.user_id', '=', otherId)
     .limit(1)
     .executeTakeFirst();

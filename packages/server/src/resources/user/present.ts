@@ -1,4 +1,9 @@
-import { CHANGEABLE_GLOBAL_ROLES, type EnvironmentMember, type Presence, type Profile } from '@dossierbase/core';
+import {
+  CHANGEABLE_GLOBAL_ROLES,
+  type EnvironmentMember,
+  type Presence,
+  type Profile,
+} from '@dossierbase/core';
 import type { UserRow } from '../../db/schema';
 import { presenceSeenByColleagues } from '../../policy/colleague';
 import { presentAvatar } from '../avatar/present';
