@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { api } from '../../api/client';
 import { useLocale } from '../../app/locale-provider';
-import { Pager } from '../../app/pager';
+import { AnswerPager } from '../../app/pager';
 import { adminKeys, roleName, useEnvironmentId } from './admin-api';
 import { AdminOnly } from './admin-guard';
 
@@ -96,16 +96,9 @@ function RoleList() {
           {term ? t('admin.roles.none_found') : t('admin.roles.none')}
         </Text>
       )}
-      {list.data && list.data.pager.pages > 1 && (
-        <Center>
-          <Pager
-            total={list.data.pager.pages}
-            value={page + 1}
-            onChange={(next) => setPage(next - 1)}
-            data-testid="roles-pagination"
-          />
-        </Center>
-      )}
+      <Center>
+        <AnswerPager pager={list.data?.pager} page={page} onPage={setPage} data-testid="roles-pagination" />
+      </Center>
     </Stack>
   );
 }

@@ -28,7 +28,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { queryKeys } from '../../api/query-keys';
 import { isBuiltRoute } from '../../app/built-routes';
-import { Pager } from '../../app/pager';
+import { AnswerPager } from '../../app/pager';
 import { disconnectRealtime } from '../../app/realtime';
 import { logout, useTokenData } from '../auth/session';
 import { EnvironmentCard } from './environment-card';
@@ -187,16 +187,14 @@ export function EnvironmentPickerPage() {
               </SimpleGrid>
             )}
 
-            {list.data && list.data.pager.pages > 1 && (
-              <Center>
-                <Pager
-                  total={list.data.pager.pages}
-                  value={page + 1}
-                  onChange={(next) => setPage(next - 1)}
-                  data-testid="environment-pagination"
-                />
-              </Center>
-            )}
+            <Center>
+              <AnswerPager
+                pager={list.data?.pager}
+                page={page}
+                onPage={setPage}
+                data-testid="environment-pagination"
+              />
+            </Center>
           </>
         )}
       </Stack>

@@ -35,7 +35,7 @@ import { isApiError } from '../../api/client';
 import { applyFieldErrors, notifyError, notifySuccess } from '../../api/errors';
 import { queryKeys } from '../../api/query-keys';
 import { useLocale } from '../../app/locale-provider';
-import { Pager } from '../../app/pager';
+import { AnswerPager } from '../../app/pager';
 import { translateMessage } from '../../i18n/messages';
 import { addEnvironmentLocale, createEnvironment, listLocales, listTemplates } from './environments-api';
 
@@ -432,14 +432,7 @@ function TemplatesTab({
           })}
         </SimpleGrid>
       )}
-      {templates.data && templates.data.pager.pages > 1 && (
-        <Pager
-          total={templates.data.pager.pages}
-          value={page + 1}
-          onChange={(next) => setPage(next - 1)}
-          size="sm"
-        />
-      )}
+      <AnswerPager pager={templates.data?.pager} page={page} onPage={setPage} size="sm" />
     </Stack>
   );
 }

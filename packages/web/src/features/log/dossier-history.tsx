@@ -3,7 +3,7 @@ import { useDisclosure } from '@mantine/hooks';
 import { IconHistory } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Pager } from '../../app/pager';
+import { AnswerPager } from '../../app/pager';
 import { useLog } from './log-api';
 import { LogEntries } from './log-entries';
 
@@ -31,9 +31,7 @@ export function DossierHistory({ dossierId, environmentId }: { dossierId: number
       <Modal opened={opened} onClose={close} title={t('log.history_title')} size="xl">
         <Stack data-testid="dossier-history-modal">
           {log.isPending ? <Loader /> : <LogEntries entries={log.data?.results ?? []} withDossier={false} />}
-          {log.data && log.data.pager.pages > 1 && (
-            <Pager total={log.data.pager.pages} value={page + 1} onChange={(n) => setPage(n - 1)} />
-          )}
+          <AnswerPager pager={log.data?.pager} page={page} onPage={setPage} />
         </Stack>
       </Modal>
     </>

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/client';
 import { useLocale } from '../../app/locale-provider';
-import { Pager } from '../../app/pager';
+import { AnswerPager } from '../../app/pager';
 import { translateMessage } from '../../i18n/messages';
 import { entityName, useEntities } from '../admin/admin-api';
 import { AdminOnly } from '../admin/admin-guard';
@@ -108,9 +108,7 @@ function EnvironmentLog() {
         />
       </Group>
       {log.isPending ? <Loader /> : <LogEntries entries={log.data?.results ?? []} withDossier />}
-      {log.data && log.data.pager.pages > 1 && (
-        <Pager total={log.data.pager.pages} value={page + 1} onChange={(n) => setPage(n - 1)} />
-      )}
+      <AnswerPager pager={log.data?.pager} page={page} onPage={setPage} />
     </Stack>
   );
 }

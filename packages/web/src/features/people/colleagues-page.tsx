@@ -3,7 +3,7 @@ import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Pager } from '../../app/pager';
+import { AnswerPager } from '../../app/pager';
 import { useEnvironment } from '../environments/environment-store';
 import { ColleagueCard } from './colleague-card';
 import { useColleagues } from './people-api';
@@ -49,9 +49,7 @@ export function ColleaguesPage() {
           ))}
         </SimpleGrid>
       )}
-      {colleagues.data && colleagues.data.pager.pages > 1 && (
-        <Pager total={colleagues.data.pager.pages} value={page + 1} onChange={(n) => setPage(n - 1)} />
-      )}
+      <AnswerPager pager={colleagues.data?.pager} page={page} onPage={setPage} />
     </Stack>
   );
 }
