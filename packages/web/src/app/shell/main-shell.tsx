@@ -8,7 +8,11 @@ import { useClientConfig } from '../../api/config';
 import { useTokenData } from '../../features/auth/session';
 import { LinkFilterHost } from '../../features/dossiers/link-filter';
 import { NewLinkedDossierHost } from '../../features/dossiers/new-linked-dossier';
-import { isEnvironmentAdmin, useEnvironment } from '../../features/environments/environment-store';
+import {
+  environmentSetting,
+  isEnvironmentAdmin,
+  useEnvironment,
+} from '../../features/environments/environment-store';
 import { isBuiltRoute } from '../built-routes';
 import { truncate } from '../format';
 import { HelpContact } from '../help-contact';
@@ -55,12 +59,8 @@ export function MainShell() {
   const admin = isEnvironmentAdmin(environment);
   const showReports = isBuiltRoute('/reports') && environment.abilities?.canSeeReports;
   // the environment's own help contact and accent colour (/environment/edit, /layout)
-  const setting = (key: string) => {
-    const value = environment.settings?.[key];
-    return typeof value === 'string' && value ? value : null;
-  };
-  const accent = setting('color');
-  const helpContact = setting('help_contact') ?? config.help_contact;
+  const accent = environmentSetting(environment, 'color');
+  const helpContact = environmentSetting(environment, 'help_contact') ?? config.help_contact;
 
   return (
     <AppShell

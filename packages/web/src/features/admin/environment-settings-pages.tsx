@@ -30,7 +30,7 @@ import { api, apiRequest, isApiError } from '../../api/client';
 import { errorMessage, notifySuccess } from '../../api/errors';
 import { useLocale } from '../../app/locale-provider';
 import { translateMessage } from '../../i18n/messages';
-import { environmentStore, useEnvironment } from '../environments/environment-store';
+import { environmentSetting, environmentStore, useEnvironment } from '../environments/environment-store';
 import { readAsDataUrl } from '../environments/new-environment-modal';
 import { entityName, useEntities } from './admin-api';
 import { AdminOnly } from './admin-guard';
@@ -69,11 +69,6 @@ function useEnvironmentSave<V>(request: (environment: number, variables: V) => P
 
 const patchEnvironment = (id: number, patch: Patch) => api.patch<Environment>(`/environment/${id}`, patch);
 
-const settingText = (environment: Environment | null, key: string) => {
-  const value = environment?.settings?.[key];
-  return typeof value === 'string' ? value : '';
-};
-
 function SettingsPage({ title, testId, children }: { title: string; testId: string; children: ReactNode }) {
   return (
     <AdminOnly>
@@ -105,7 +100,7 @@ function EnvironmentForm() {
   const [values, setValues] = useState({
     name: environment?.name ?? '',
     description: environment?.description ?? '',
-    help_contact: settingText(environment, 'help_contact'),
+    help_contact: environmentSetting(environment, 'help_contact') ?? '',
     active: environment?.active ?? true,
   });
   const { mutation, fieldError, formError } = useEnvironmentSave(patchEnvironment);
@@ -181,7 +176,7 @@ export function LayoutPage() {
 function LayoutForm() {
   const { t } = useTranslation();
   const environment = useEnvironment();
-  const [color, setColor] = useState(settingText(environment, 'color'));
+  const [color, setColor] = useState(environmentSetting(environment, 'color') ?? '');
   const [logoError, setLogoError] = useState<string | null>(null);
   const { mutation, fieldError, formError } = useEnvironmentSave(patchEnvironment);
   const chooseLogo = async (file: File | null) => {

@@ -30,6 +30,12 @@ export function useEnvironment(): StoredEnvironment | null {
   return environment;
 }
 
+/** A text setting of the environment (help contact, accent colour), or null when it has none. */
+export function environmentSetting(environment: StoredEnvironment | null, key: string): string | null {
+  const value = environment?.settings?.[key];
+  return typeof value === 'string' && value ? value : null;
+}
+
 /** Super or environment admin of this environment (the server's answer). */
 export const isEnvironmentAdmin = (environment: StoredEnvironment | null): boolean =>
   environment?.abilities?.canAdminister ?? false;
