@@ -15,6 +15,11 @@ const serverSuite = (db: 'embedded' | 'postgres' | 'pglite') => ({
     include: ['packages/server/**/*.test.ts'],
     env: { TEST_DB: db },
     globalSetup: globalSetups[db],
+    // The files of a worker share its modules: importing the app once per worker, not once per file,
+    // halves the suite's time. Each file still has a database of its own; test/fresh-caches.ts empties
+    // the per-node caches between files.
+    isolate: false,
+    setupFiles: ['packages/server/test/fresh-caches.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
@@ -39,9 +44,13 @@ export default defineConfig({
           // the server of each scenario runs on the embedded PostgreSQL, as npm start does
           env: { TEST_DB: 'embedded' },
           globalSetup: globalSetups.embedded,
+          // as in the server suites: the app is imported once per worker, the caches emptied per file
+          isolate: false,
+          setupFiles: ['packages/server/test/fresh-caches.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // two files at a time: much of a scenario's time is the browser's, not the test process's
+          maxWorkers: 2,
         },
       },
     ],
