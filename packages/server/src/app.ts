@@ -45,6 +45,7 @@ import { logRoutes } from './resources/log/routes';
 import { memberRoutes } from './resources/member/routes';
 import { permissionRoutes } from './resources/permission/routes';
 import { roleRoutes } from './resources/role/routes';
+import { securityRoutes } from './resources/security/routes';
 import { subscriptionRoutes } from './resources/subscription/routes';
 import { templateRoutes } from './resources/template/routes';
 import { userRoutes } from './resources/user/routes';
@@ -187,6 +188,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       await api.register(healthRoutes);
       await api.register(authRoutes);
       await api.register(userRoutes);
+      await api.register(securityRoutes);
       await api.register(avatarRoutes);
       await api.register(subscriptionRoutes);
       await api.register(environmentRoutes);

@@ -122,6 +122,17 @@ const ROUTES: Record<string, Case> = {
     fill: () => ({ body: { image: `data:image/png;base64,${PNG_PIXEL}` } }),
   },
   'DELETE /api/user/profile/avatar': { kind: 'own', fill: () => ({}) },
+  'GET /api/user/security': { kind: 'own', fill: () => ({}) },
+  'POST /api/user/two_factor/setup': { kind: 'own', fill: () => ({}) },
+  'POST /api/user/two_factor/confirm': { kind: 'own', fill: () => ({ body: { code: '123456' } }) },
+  'POST /api/user/two_factor/recovery_codes': {
+    kind: 'own',
+    fill: () => ({ body: { password: 'a guess' } }),
+  },
+  'POST /api/user/two_factor/disable': { kind: 'own', fill: () => ({ body: { password: 'a guess' } }) },
+  'GET /api/user/session': { kind: 'own', fill: () => ({}) },
+  // ends the caller's other sessions; A's admin keeps the one the matrix uses
+  'POST /api/user/session/end_others': { kind: 'own', fill: () => ({}) },
   'GET /api/subscription/active': { kind: 'own', fill: () => ({}) },
   'GET /api/locale': { kind: 'own', fill: () => ({}) },
   'GET /api/environment': { kind: 'own', fill: () => ({}) },
@@ -159,6 +170,18 @@ const ROUTES: Record<string, Case> = {
   'GET /api/environment/:id': { fill: (x) => ({ params: { id: x.environment } }) },
   'GET /api/environment/:id/logo': { fill: (x) => ({ params: { id: x.environment } }) },
   'GET /api/environment/:id/contact': { fill: (x) => ({ params: { id: x.environment } }) },
+  'GET /api/environment/:id/security_policy': { fill: (x) => ({ params: { id: x.environment } }) },
+  'PUT /api/environment/:id/security_policy': {
+    fill: (x) => ({
+      params: { id: x.environment },
+      body: {
+        require_two_factor: false,
+        password_min_length: 10,
+        password_complexity: false,
+        session_hours: null,
+      },
+    }),
+  },
   'GET /images/user/:file': { fill: (x) => ({ params: { file: `${x.memberUser}_64.webp` } }) },
   'GET /api/environment-locale': { fill: (x) => ({ query: { environment: x.environment } }) },
   'POST /api/environment-locale': { fill: (x) => ({ body: { environment: x.environment, code: 'fr_FR' } }) },

@@ -37,6 +37,8 @@ export const tokenDataSchema = z.object({
   exp: z.number(),
   /** what the user may do across environments (server policy; absent from tokens stored before) */
   abilities: userAbilitiesSchema.optional(),
+  /** an environment of the user requires two-factor sign-in, which they have not turned on */
+  two_factor_required: z.boolean().optional(),
 });
 export type TokenData = z.infer<typeof tokenDataSchema>;
 

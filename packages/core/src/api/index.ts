@@ -11,3 +11,4 @@ export * from './ids';
 export * from './log';
 export * from './member';
 export * from './profile';
+export * from './security';

@@ -51,7 +51,15 @@ export async function currentUser(request: FastifyRequest): Promise<UserRow> {
   if (!claims) throw unauthorized();
   const user = await readSessionUser(request.server.db, claims);
   if (!user) throw unauthorized();
+  touchSession(request, claims);
   return signedIn(request, user);
+}
+
+/** The session's last use, for the user's session list; a failed write costs the call nothing. */
+function touchSession(request: FastifyRequest, claims: SessionClaims) {
+  request.server.sessions.touch(claims.sessionId).catch((error) => {
+    request.log.warn({ err: error }, 'recording the last use of a session failed');
+  });
 }
 
 /**
@@ -64,6 +72,7 @@ export async function currentUserIn(request: FastifyRequest, environmentId: numb
   if (!claims) throw unauthorized();
   const user = await readSignedInUser(request.server.db, claims, environmentId);
   if (!user) throw unauthorized();
+  touchSession(request, claims);
   return signedIn(request, user);
 }
 

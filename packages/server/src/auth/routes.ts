@@ -5,6 +5,7 @@ import {
   messageAnswerSchema,
   noContentSchema,
   OTP_HEADER,
+  RECOVERY_CODE_PATTERN,
   type SsoError,
   tokenDataSchema,
   tokenTtlSchema,
@@ -13,6 +14,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { answers, tooManyRequests, unauthorized } from '../http-errors';
+import { consumeRecoveryCode } from '../resources/security/service';
 import { findUserByEmail, findUserById, findUserByUsername, insertUser } from '../resources/user/service';
 import { currentUser, sessionClaims } from './current-user';
 import { type OidcProviderName, randomNonce, randomPKCECodeVerifier, randomState } from './oidc';
@@ -54,7 +56,11 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         if (typeof code !== 'string' || code === '') {
           throw unauthorized(LOGIN_MESSAGES.otpRequired, { otp_required: true });
         }
-        if (!(await verifyOtpCode(user.otp_secret, code))) {
+        // A recovery code stands in for the app's code once.
+        const accepted = RECOVERY_CODE_PATTERN.test(code.trim().toLowerCase())
+          ? await consumeRecoveryCode(db, user.id, code)
+          : await verifyOtpCode(user.otp_secret, code);
+        if (!accepted) {
           await recordLoginAttempt(db, username, address, false);
           throw unauthorized(LOGIN_MESSAGES.otpIncorrect, { otp_required: true });
         }

@@ -119,6 +119,7 @@ export class SessionService {
 
   /** Signs the user in on this reply: a new session, access and refresh cookies; answers the token data. */
   async start(request: FastifyRequest, reply: FastifyReply, user: UserRow): Promise<TokenData> {
+    const endsAt = await this.policyEnd(user.id);
     // Sessions whose refresh token expired unused are cleared here, at the user's next sign-in.
     await this.db
       .deleteFrom('user_session')
@@ -127,9 +128,16 @@ export class SessionService {
       .execute();
     const session = await this.db
       .insertInto('user_session')
-      .values({ user_id: user.id, expires_at: this.refreshExpiry() })
+      .values({
+        user_id: user.id,
+        expires_at: this.refreshExpiry(),
+        user_agent: request.headers['user-agent']?.slice(0, 500) ?? null,
+        address: request.ip,
+        ends_at: endsAt,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
+    this.touched.set(session.id, Date.now());
     await this.issueRefresh(request, reply, user.id, session.id);
     return this.renewAccess(request, reply, user, session.id);
   }
@@ -142,7 +150,52 @@ export class SessionService {
   ): Promise<TokenData> {
     const { token, data } = await this.signAccessToken(user, sessionId);
     reply.setCookie(ACCESS_COOKIE, token, this.cookieOptions(request, '/', this.config.tokenTtlSeconds));
+    if (!user.otp_secret && (await this.twoFactorRequired(user.id))) data.two_factor_required = true;
     return data;
+  }
+
+  /** Some active environment of the user requires two-factor sign-in of its members. */
+  private async twoFactorRequired(userId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('environment_user as eu')
+      .innerJoin('environment as e', 'e.id', 'eu.environment_id')
+      .select('e.id')
+      .where('eu.user_id', '=', userId)
+      .where('eu.active', '=', true)
+      .where('e.active', '=', true)
+      .where('e.require_two_factor', '=', true)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** The end of a new session by the shortest session length of the user's environments; null: none set. */
+  private async policyEnd(userId: number): Promise<Date | null> {
+    const row = await this.db
+      .selectFrom('environment_user as eu')
+      .innerJoin('environment as e', 'e.id', 'eu.environment_id')
+      .select((eb) => eb.fn.min('e.session_hours').as('hours'))
+      .where('eu.user_id', '=', userId)
+      .where('eu.active', '=', true)
+      .where('e.session_hours', 'is not', null)
+      .executeTakeFirst();
+    const hours = row?.hours == null ? null : Number(row.hours);
+    return hours === null ? null : new Date(Date.now() + hours * 3600 * 1000);
+  }
+
+  // When each session's last use was written, on this node: at most once a minute per session.
+  private readonly touched = new LRUCache<number, number>({ max: 50_000 });
+
+  /** Records that the session was used now (for the session list); cheap when it was a moment ago. */
+  async touch(sessionId: number): Promise<void> {
+    const last = this.touched.get(sessionId);
+    if (last !== undefined && Date.now() - last < 60_000) return;
+    this.touched.set(sessionId, Date.now());
+    await this.db
+      .updateTable('user_session')
+      .set({ last_used_at: new Date() })
+      .where('id', '=', sessionId)
+      .execute();
   }
 
   /**
@@ -259,6 +312,9 @@ export function sessionIsOpen(sessionId: number) {
         .selectFrom('user_session as s')
         .select(sql<number>`1`.as('open'))
         .where('s.id', '=', sessionId)
-        .whereRef('s.user_id', '=', 'u.id'),
+        .whereRef('s.user_id', '=', 'u.id')
+        .where((inner) =>
+          inner.or([inner('s.ends_at', 'is', null), inner('s.ends_at', '>', sql<Date>`now()`)]),
+        ),
     );
 }

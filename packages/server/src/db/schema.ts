@@ -27,6 +27,8 @@ export interface AppUserTable {
   locale: string | null;
   private_settings: Json<{ presence?: string }>;
   otp_secret: string | null;
+  /** a two-factor secret handed out for set-up, until the user confirms it with a first code */
+  otp_pending_secret: ColumnType<string | null, string | null | undefined, string | null>;
   force_password_update: Generated<boolean>;
   active: Generated<boolean>;
   created_at: Generated<Date>;
@@ -51,6 +53,13 @@ export interface EnvironmentTable {
   env_modules: ColumnType<string[], string[] | undefined, string[]>;
   /** moved on by triggers on every configuration write (bigint: read as text) */
   config_version: Generated<string>;
+  /** security policy (/security): members must sign in with a code */
+  require_two_factor: Generated<boolean>;
+  password_min_length: Generated<number>;
+  /** passwords need lower and upper case letters, a digit and a symbol */
+  password_complexity: Generated<boolean>;
+  /** the longest a sign-in of a member lasts; null: the platform's own */
+  session_hours: ColumnType<number | null, number | null | undefined, number | null>;
   created_by: number | null;
   modified_by: number | null;
   created_at: Generated<Date>;
@@ -129,6 +138,20 @@ export interface UserSessionTable {
   id: Generated<number>;
   user_id: number;
   expires_at: Timestamp;
+  created_at: Generated<Date>;
+  user_agent: ColumnType<string | null, string | null | undefined, string | null>;
+  address: ColumnType<string | null, string | null | undefined, string | null>;
+  last_used_at: Generated<Date>;
+  /** the latest the session lasts (the security policy of the user's environments); null: no limit */
+  ends_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** One of a user's ten recovery codes (SHA-256), each good for one sign-in instead of a code. */
+export interface UserRecoveryCodeTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   created_at: Generated<Date>;
 }
 
@@ -418,6 +441,7 @@ export interface Database {
   subscription: SubscriptionTable;
   refresh_token: RefreshTokenTable;
   user_session: UserSessionTable;
+  user_recovery_code: UserRecoveryCodeTable;
   user_avatar: UserAvatarTable;
   login_key: SecretTokenTable;
   password_reset: SecretTokenTable;

@@ -1,4 +1,4 @@
-import { ENVIRONMENT_MESSAGES, type EnvironmentCredential } from '@dossierbase/core';
+import { ENVIRONMENT_MESSAGES, type EnvironmentCredential, TWO_FACTOR_REQUIRED } from '@dossierbase/core';
 import { type Selectable, sql } from 'kysely';
 import { type SessionClaims, sessionIsOpen } from '../auth/session';
 import { compiledOnce } from '../db/compiled-once';
@@ -57,6 +57,10 @@ const ENVIRONMENT_COLUMNS = [
   'settings',
   'env_modules',
   'config_version',
+  'require_two_factor',
+  'password_min_length',
+  'password_complexity',
+  'session_hours',
   'created_by',
   'modified_by',
   'created_at',
@@ -77,6 +81,7 @@ const USER_COLUMNS = [
   'locale',
   'private_settings',
   'otp_secret',
+  'otp_pending_secret',
   'force_password_update',
   'active',
   'created_at',
@@ -201,8 +206,17 @@ export async function openEnvironment(
   // Read on every call, never cached: a member deactivated a moment ago is refused on their next call.
   if (membership && !membershipOpens(user, membership)) throw forbidden();
   if (!environment.active) throw forbidden(ENVIRONMENT_MESSAGES.inactive);
+  // The environment's policy: its members reach nothing of it before they turn on two-factor sign-in.
+  if (mustEnrolTwoFactor(user, environment, membership)) throw forbidden(TWO_FACTOR_REQUIRED);
   return { environment, membership, user };
 }
+
+/** A member of an environment that requires two-factor sign-in who has not turned it on. */
+export const mustEnrolTwoFactor = (
+  user: Pick<UserRow, 'otp_secret'>,
+  environment: Pick<EnvironmentRow, 'require_two_factor'>,
+  membership: Membership | null,
+) => membership !== null && environment.require_two_factor && !user.otp_secret;
 
 export async function requireEnvironmentAdmin(db: Db, user: UserRow, environmentId: number) {
   const access = await openEnvironment(db, user, environmentId);

@@ -28,6 +28,7 @@ import { consumeSecretToken, findSecretToken } from '../../auth/secret-tokens';
 import { answers, badRequest, forbidden, notFound, tooManyRequests } from '../../http-errors';
 import { openEnvironment } from '../../policy/environment';
 import { canChangeGlobalRoles, canIssueLoginKey } from '../../policy/user';
+import { checkPasswordPolicy } from '../security/service';
 import { listMembers } from './members';
 import { globalRolesOf, presentProfile } from './present';
 import { updateProfile } from './profile';
@@ -96,6 +97,9 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const { token, password } = request.body;
+      // The policy of the link's user's environments, before the link is spent.
+      const owner = await findSecretToken(db, 'password_reset', token);
+      if (owner !== null) await checkPasswordPolicy(db, owner, password);
       const passwordHash = await hashPassword(password);
       const userId = await consumeSecretToken(db, 'password_reset', token);
       if (userId === null) throw badRequest({ token: INVALID_LINK });
@@ -125,6 +129,7 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         await recordLoginAttempt(db, user.username, request.ip, correct);
         if (!correct) throw badRequest({ current_password: PASSWORD_MESSAGES.incorrect });
       }
+      await checkPasswordPolicy(db, user.id, password);
       const updated = await setNewPassword(db, user.id, await hashPassword(password));
       // Devices signed in with the old password lose their sessions; this one gets a fresh one.
       await sessions.endAll(user.id);
