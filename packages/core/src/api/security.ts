@@ -15,6 +15,8 @@ export const SECURITY_MESSAGES = {
   enrolFirst: 'Turn on two-factor sign-in for yourself before you require it of others',
   passwordTooShort: 'This password is shorter than your environments require',
   passwordComplexity: 'Use lower and upper case letters, a digit and a symbol',
+  codeDigits: 'Enter the six digits of the code',
+  recoveryFormat: 'Enter a recovery code such as abcde-23456',
 } as const;
 
 /** How many recovery codes a user gets; each works once instead of a code. */
@@ -22,16 +24,13 @@ export const RECOVERY_CODE_COUNT = 10;
 /** A recovery code as shown: two groups of five lower-case letters and digits. */
 export const RECOVERY_CODE_PATTERN = /^[a-z0-9]{5}-[a-z0-9]{5}$/;
 
-/** What a user types on the code screen: a six-digit code, or a recovery code. */
-export const signInCodeSchema = z
-  .string()
+/** A recovery code typed on the code screen instead of the app's code. */
+export const recoveryCodeSchema = z
+  .string({ error: REQUIRED_MESSAGE })
   .trim()
   .toLowerCase()
   .min(1, REQUIRED_MESSAGE)
-  .refine(
-    (value) => /^\d{6}$/.test(value) || RECOVERY_CODE_PATTERN.test(value),
-    'Enter the code or a recovery code',
-  );
+  .regex(RECOVERY_CODE_PATTERN, SECURITY_MESSAGES.recoveryFormat);
 
 /** GET /api/user/security: the signed-in user's two-factor state and the policy of their environments. */
 export const securityOverviewSchema = z.object({
@@ -57,7 +56,7 @@ export const twoFactorConfirmSchema = z.object({
     .string({ error: REQUIRED_MESSAGE })
     .trim()
     .min(1, REQUIRED_MESSAGE)
-    .regex(/^\d{6}$/, 'Enter the six digits of the code'),
+    .regex(/^\d{6}$/, SECURITY_MESSAGES.codeDigits),
 });
 
 /** The recovery codes, shown once. */

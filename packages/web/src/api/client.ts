@@ -1,4 +1,10 @@
-import { CSRF_HEADER, CSRF_VALUE, FORBIDDEN_MESSAGE, PASSWORD_UPDATE_REQUIRED } from '@dossierbase/core';
+import {
+  CSRF_HEADER,
+  CSRF_VALUE,
+  FORBIDDEN_MESSAGE,
+  PASSWORD_UPDATE_REQUIRED,
+  TWO_FACTOR_REQUIRED,
+} from '@dossierbase/core';
 
 export const API_BASE = '/api';
 
@@ -33,6 +39,16 @@ let passwordUpdateRequired: () => void = () => {};
  */
 export function whenPasswordUpdateRequired(listener: () => void): void {
   passwordUpdateRequired = listener;
+}
+
+let twoFactorRequired: () => void = () => {};
+
+/**
+ * What to do when an environment refuses its calls until the user turns on two-factor sign-in (its
+ * policy); the session module sends them to the enrolment.
+ */
+export function whenTwoFactorRequired(listener: () => void): void {
+  twoFactorRequired = listener;
 }
 
 type QueryValue = string | number | boolean | null | undefined;
@@ -80,6 +96,7 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   if (!response.ok) {
     const error = new ApiError(response.status, data);
     if (error.status === 403 && error.serverMessage === PASSWORD_UPDATE_REQUIRED) passwordUpdateRequired();
+    if (error.status === 403 && error.serverMessage === TWO_FACTOR_REQUIRED) twoFactorRequired();
     throw error;
   }
   return data as T;

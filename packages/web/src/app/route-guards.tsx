@@ -20,7 +20,7 @@ export function RequireAuth() {
   const locked = useIdleLocked();
   // The lock outlives the session it ended: it stays until the user chooses to sign in again.
   if (locked) return <IdleLockScreen />;
-  if (unknownPath && (!token || token.re_pwd)) return <NotFoundPage />;
+  if (unknownPath && (!token || token.re_pwd || token.two_factor_required)) return <NotFoundPage />;
   if (!token) {
     rememberReferer(`${location.pathname}${location.search}${location.hash}`);
     return <Navigate to="/login" replace />;
@@ -28,6 +28,11 @@ export function RequireAuth() {
   // The server serves nothing else until a handed-out password is replaced; the environment page
   // shows the form for it.
   if (token.re_pwd && location.pathname !== '/environment') return <Navigate to="/environment" replace />;
+  // Likewise until two-factor sign-in is on, when an environment of the user requires it.
+  if (token.two_factor_required && location.pathname !== '/environment') {
+    rememberReferer(`${location.pathname}${location.search}${location.hash}`);
+    return <Navigate to="/environment" replace />;
+  }
   return (
     <>
       <Outlet />

@@ -136,6 +136,12 @@ export const routes: RouteObject[] = [
                         }),
                       },
                       {
+                        path: '/security',
+                        lazy: async () => ({
+                          Component: (await import('../features/security/security-page')).SecurityPage,
+                        }),
+                      },
+                      {
                         path: '/logs',
                         lazy: async () => ({
                           Component: (await import('../features/log/logs-page')).LogsPage,

@@ -14,7 +14,9 @@ import {
   REQUIRED_MESSAGE,
   RESET_MESSAGES,
   ROLE_MESSAGES,
+  SECURITY_MESSAGES,
   SERVICE_MESSAGES,
+  TWO_FACTOR_REQUIRED,
 } from '@dossierbase/core';
 import type { TFunction } from 'i18next';
 
@@ -44,6 +46,7 @@ const MESSAGE_KEYS: Record<string, string> = {
   'This link is invalid or has expired.': 'reset.invalid',
   [RESET_MESSAGES.tooMany]: 'forgot.too_many',
   [PASSWORD_UPDATE_REQUIRED]: 'password.update_text',
+  [TWO_FACTOR_REQUIRED]: 'security.required.text',
   [SERVICE_MESSAGES.databaseUnavailable]: 'common.service_unavailable',
   [SERVICE_MESSAGES.busy]: 'common.server_busy',
   // the configuration's messages, admin.messages.<name of the message>
@@ -66,6 +69,9 @@ const MESSAGE_KEYS: Record<string, string> = {
   // the member administration's messages, admin.members.messages.<name of the message>
   ...Object.fromEntries(
     Object.entries(MEMBER_MESSAGES).map(([name, text]) => [text, `admin.members.messages.${name}`]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(SECURITY_MESSAGES).map(([name, text]) => [text, `security.messages.${name}`]),
   ),
   ...Object.fromEntries(
     Object.entries(PROFILE_MESSAGES).map(([name, text]) => [text, `profile.messages.${name}`]),

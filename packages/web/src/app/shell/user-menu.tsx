@@ -6,6 +6,7 @@ import {
   IconCreditCard,
   IconLogout,
   IconMail,
+  IconShieldLock,
   IconUser,
 } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -22,7 +23,7 @@ import { disconnectRealtime } from '../realtime';
 
 /** The user menu's pages (spec doc 1 section 2), each once its screen is built; subscriptions only for contract admins. */
 interface UserLink {
-  key: 'profile' | 'subscriptions' | 'colleagues' | 'contact';
+  key: 'profile' | 'security' | 'subscriptions' | 'colleagues' | 'contact';
   to: string;
   icon: typeof IconUser;
   /** shown only to users with this ability (the server's, with the token data) */
@@ -31,6 +32,7 @@ interface UserLink {
 
 const USER_LINKS: UserLink[] = [
   { key: 'profile', to: '/profile', icon: IconUser },
+  { key: 'security', to: '/security', icon: IconShieldLock },
   { key: 'subscriptions', to: '/subscriptions', icon: IconCreditCard, ability: 'canHoldSubscriptions' },
   { key: 'colleagues', to: '/colleagues', icon: IconAddressBook },
   { key: 'contact', to: '/contact', icon: IconMail },

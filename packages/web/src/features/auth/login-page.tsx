@@ -3,6 +3,7 @@ import {
   type LoginErrorBody,
   loginSchema,
   otpCodeSchema,
+  recoveryCodeSchema,
   SSO_ERRORS,
 } from '@dossierbase/core';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -246,6 +247,7 @@ function CredentialsForm({ message, onMessage, onSuccess, onOtpRequired }: Crede
 }
 
 const otpFormSchema = z.object({ code: otpCodeSchema });
+const recoveryFormSchema = z.object({ code: recoveryCodeSchema });
 
 interface OtpFormProps {
   credentials: Credentials;
@@ -256,9 +258,37 @@ interface OtpFormProps {
 }
 
 function OtpForm({ credentials, message, onMessage, onSuccess, onBack }: OtpFormProps) {
+  // A recovery code stands in for the app's code once (lost phone).
+  const [recovery, setRecovery] = useState(false);
+  return (
+    <CodeForm
+      key={recovery ? 'recovery' : 'app'}
+      recovery={recovery}
+      credentials={credentials}
+      message={message}
+      onMessage={onMessage}
+      onSuccess={onSuccess}
+      onBack={onBack}
+      onSwitch={() => {
+        onMessage(null);
+        setRecovery(!recovery);
+      }}
+    />
+  );
+}
+
+function CodeForm({
+  recovery,
+  credentials,
+  message,
+  onMessage,
+  onSuccess,
+  onBack,
+  onSwitch,
+}: OtpFormProps & { recovery: boolean; onSwitch: () => void }) {
   const { t } = useTranslation();
   const form = useForm<{ code: string }>({
-    resolver: zodResolver(otpFormSchema),
+    resolver: zodResolver(recovery ? recoveryFormSchema : otpFormSchema),
     defaultValues: { code: '' },
   });
   const code = form.watch('code');
@@ -277,19 +307,19 @@ function OtpForm({ credentials, message, onMessage, onSuccess, onBack }: OtpForm
     <form onSubmit={submit} noValidate data-testid="otp-form">
       <Stack>
         <Text size="sm" c="dimmed">
-          {t('login.otp_text')}
+          {recovery ? t('login.recovery_text') : t('login.otp_text')}
         </Text>
         <MessageAlert message={message} />
         <TextInput
-          label={t('login.otp_code')}
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          maxLength={6}
+          label={recovery ? t('login.recovery_code') : t('login.otp_code')}
+          inputMode={recovery ? 'text' : 'numeric'}
+          autoComplete={recovery ? 'off' : 'one-time-code'}
+          maxLength={recovery ? 11 : 6}
           autoFocus
           {...codeField}
           onChange={(event) => {
             // Digits only: strip anything else as it is typed.
-            event.target.value = event.target.value.replace(/\D/g, '').slice(0, 6);
+            if (!recovery) event.target.value = event.target.value.replace(/\D/g, '').slice(0, 6);
             void codeField.onChange(event);
           }}
           error={form.formState.errors.code && translateMessage(t, form.formState.errors.code.message)}
@@ -298,6 +328,15 @@ function OtpForm({ credentials, message, onMessage, onSuccess, onBack }: OtpForm
         <Button type="submit" disabled={!code} loading={form.formState.isSubmitting} data-testid="otp-submit">
           {t('login.verify')}
         </Button>
+        <Anchor
+          component="button"
+          type="button"
+          size="sm"
+          onClick={onSwitch}
+          data-testid="otp-recovery-toggle"
+        >
+          {recovery ? t('login.use_app_code') : t('login.use_recovery_code')}
+        </Anchor>
         <Anchor component="button" type="button" size="sm" onClick={onBack} data-testid="otp-back">
           {t('common.back')}
         </Anchor>

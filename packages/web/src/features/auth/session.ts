@@ -1,5 +1,5 @@
 import type { TokenData } from '@dossierbase/core';
-import { api, whenPasswordUpdateRequired } from '../../api/client';
+import { api, whenPasswordUpdateRequired, whenTwoFactorRequired } from '../../api/client';
 import { createLocalStore, STORAGE_KEYS, useLocalStore } from '../../app/local-store';
 import { safeReturnPath } from './return-path';
 
@@ -37,6 +37,12 @@ export function clearTokenData(): void {
 whenPasswordUpdateRequired(() => {
   const token = tokenStore.get();
   if (token && !token.re_pwd) tokenStore.set({ ...token, re_pwd: true });
+});
+
+// An environment of the user requires two-factor sign-in: the route guard shows the enrolment.
+whenTwoFactorRequired(() => {
+  const token = tokenStore.get();
+  if (token && !token.two_factor_required) tokenStore.set({ ...token, two_factor_required: true });
 });
 
 export function isNearExpiry(token: TokenData): boolean {

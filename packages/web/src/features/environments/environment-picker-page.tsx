@@ -31,6 +31,7 @@ import { isBuiltRoute } from '../../app/built-routes';
 import { AnswerPager } from '../../app/pager';
 import { disconnectRealtime } from '../../app/realtime';
 import { logout, useTokenData } from '../auth/session';
+import { TwoFactorRequired } from '../security/two-factor-required';
 import { EnvironmentCard } from './environment-card';
 import { EnvironmentInfoModal } from './environment-info-modal';
 import { canManageEnvironments } from './environment-store';
@@ -47,6 +48,7 @@ export function EnvironmentPickerPage() {
   const token = useTokenData();
   const manager = canManageEnvironments(token);
   const forcedUpdate = token?.re_pwd === true;
+  const enrolmentRequired = !forcedUpdate && token?.two_factor_required === true;
   const [search, setSearch] = useState('');
   const [name] = useDebouncedValue(search.trim(), 300);
   const [page, setPage] = useState(0);
@@ -60,7 +62,7 @@ export function EnvironmentPickerPage() {
   const list = useQuery({
     queryKey: queryKeys.environments(params),
     queryFn: ({ signal }) => listEnvironments(params, signal),
-    enabled: !forcedUpdate,
+    enabled: !forcedUpdate && !enrolmentRequired,
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
@@ -68,13 +70,22 @@ export function EnvironmentPickerPage() {
   // A non-admin with exactly one usable environment goes straight into it.
   useEffect(() => {
     const data = list.data;
-    if (!data || manager || forcedUpdate || autoOpened.current || name !== '' || page !== 0) return;
+    if (
+      !data ||
+      manager ||
+      forcedUpdate ||
+      enrolmentRequired ||
+      autoOpened.current ||
+      name !== '' ||
+      page !== 0
+    )
+      return;
     const active = data.results.filter((environment) => environment.active);
     if (data.pager.items === data.results.length && active.length === 1) {
       autoOpened.current = true;
       void open(active[0].id);
     }
-  }, [list.data, manager, forcedUpdate, name, page, open]);
+  }, [list.data, manager, forcedUpdate, enrolmentRequired, name, page, open]);
 
   const signOut = async () => {
     disconnectRealtime();
@@ -107,6 +118,8 @@ export function EnvironmentPickerPage() {
 
         {forcedUpdate ? (
           <PasswordUpdate />
+        ) : enrolmentRequired ? (
+          <TwoFactorRequired />
         ) : (
           <>
             <Group justify="space-between">
