@@ -20,6 +20,8 @@ export function useSecurityOverview() {
   return useQuery({
     queryKey: securityKeys.overview,
     queryFn: ({ signal }) => api.get<SecurityOverview>('/user/security', undefined, signal),
+    // recovery codes are spent and sessions opened elsewhere: read again on every visit
+    staleTime: 0,
   });
 }
 
@@ -27,6 +29,7 @@ export function useSessions() {
   return useQuery({
     queryKey: securityKeys.sessions,
     queryFn: ({ signal }) => api.get<{ results: UserSessionInfo[] }>('/user/session', undefined, signal),
+    staleTime: 0,
   });
 }
 

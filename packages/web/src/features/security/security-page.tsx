@@ -72,7 +72,6 @@ function TwoFactorSection() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const overview = useSecurityOverview();
-  const [enrolling, setEnrolling] = useState(false);
   const [asking, setAsking] = useState<'disable' | 'renew' | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const data = overview.data;
@@ -114,25 +113,19 @@ function TwoFactorSection() {
               </Button>
             </Group>
           </Stack>
-        ) : enrolling ? (
-          <TwoFactorEnrolment
-            onDone={() => {
-              setEnrolling(false);
-              refresh();
-              notifySuccess(t('security.two_factor.enabled'));
-            }}
-          />
         ) : (
-          <Stack align="flex-start">
+          <Stack>
             {data.required_by.length > 0 && (
               <Alert color="orange" data-testid="two-factor-required-by">
                 {t('security.two_factor.required_by', { names: data.required_by.join(', ') })}
               </Alert>
             )}
-            <Text>{t('security.enrol.intro')}</Text>
-            <Button onClick={() => setEnrolling(true)} data-testid="two-factor-begin">
-              {t('security.enrol.start')}
-            </Button>
+            <TwoFactorEnrolment
+              onDone={() => {
+                refresh();
+                notifySuccess(t('security.two_factor.enabled'));
+              }}
+            />
           </Stack>
         )}
         {data && (

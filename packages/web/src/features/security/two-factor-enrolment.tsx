@@ -1,14 +1,13 @@
 import type { TwoFactorSetup } from '@dossierbase/core';
 import { Alert, Button, Code, Group, Image, List, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconDownload } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import QRCode from 'qrcode';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/client';
 import { errorMessage, notifyError } from '../../api/errors';
 import { translateMessage } from '../../i18n/messages';
-import { confirmTwoFactor, securityKeys, startTwoFactor } from './security-api';
+import { confirmTwoFactor, startTwoFactor } from './security-api';
 
 /** Moves focus to the heading of a step as it appears, so keyboard and screen-reader users follow. */
 function useFocusOnMount<T extends HTMLElement>() {
@@ -62,7 +61,6 @@ export function RecoveryCodesList({ codes, onDone }: { codes: string[]; onDone: 
  */
 export function TwoFactorEnrolment({ onDone }: { onDone: () => void }) {
   const { t } = useTranslation();
-  const queryClient = useQueryClient();
   const [setup, setSetup] = useState<TwoFactorSetup | null>(null);
   const [qr, setQr] = useState<string | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
@@ -101,8 +99,9 @@ export function TwoFactorEnrolment({ onDone }: { onDone: () => void }) {
     setCodeError(null);
     try {
       const answer = await confirmTwoFactor(code);
+      // The screen reads the new state once the codes are put away (onDone): read now, it would
+      // replace this step before the codes are seen.
       setCodes(answer.recovery_codes);
-      void queryClient.invalidateQueries({ queryKey: securityKeys.overview });
     } catch (error) {
       const fields = isApiError(error) ? error.fieldErrors : null;
       setCodeError(fields?.code ? translateMessage(t, fields.code) : errorMessage(error, t));
