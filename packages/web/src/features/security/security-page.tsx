@@ -25,7 +25,7 @@ import {
 import { IconShieldCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { TFunction } from 'i18next';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { isApiError } from '../../api/client';
 import {
@@ -75,13 +75,20 @@ function TwoFactorSection() {
   const [asking, setAsking] = useState<'disable' | 'renew' | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const data = overview.data;
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: securityKeys.overview });
+  // What had the focus (the codes' button, the switched-off section's buttons) is gone: the focus
+  // goes to the section's heading, where the new state is read from.
+  const title = useRef<HTMLHeadingElement>(null);
+  const focusTitle = () => requestAnimationFrame(() => title.current?.focus());
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: securityKeys.overview });
+    focusTitle();
+  };
 
   return (
     <Paper withBorder p="lg" component="section" aria-labelledby="two-factor-title">
       <Stack>
         <Group justify="space-between">
-          <Title order={2} size="h4" id="two-factor-title">
+          <Title order={2} size="h4" id="two-factor-title" ref={title} tabIndex={-1}>
             {t('security.two_factor.title')}
           </Title>
           {data && (
@@ -93,7 +100,13 @@ function TwoFactorSection() {
         {!data ? (
           <Loader size="sm" />
         ) : codes ? (
-          <RecoveryCodesList codes={codes} onDone={() => setCodes(null)} />
+          <RecoveryCodesList
+            codes={codes}
+            onDone={() => {
+              setCodes(null);
+              focusTitle();
+            }}
+          />
         ) : data.two_factor ? (
           <Stack align="flex-start">
             <Text data-testid="recovery-codes-left">
