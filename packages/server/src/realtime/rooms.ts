@@ -3,6 +3,8 @@ import type { Server } from 'socket.io';
 export const environmentRoom = (environmentId: number) => `environment:${environmentId}`;
 /** Every socket of a signed-in user is in their own room, so that a change about them reaches each. */
 export const userRoom = (userId: number) => `user:${userId}`;
+/** Every socket opened with one session (sign-in) is in its room, so that ending the session ends them. */
+export const sessionRoom = (sessionId: number) => `session:${sessionId}`;
 
 /**
  * The socket server's rooms, for calls that change who may hear an environment's events. An app
@@ -21,5 +23,11 @@ export class RealtimeRooms {
    */
   removeFromEnvironment(userId: number, environmentId: number): void {
     this.io?.in(userRoom(userId)).socketsLeave(environmentRoom(environmentId));
+  }
+
+  /** Every socket opened with these sessions is disconnected, on every node (the sessions ended). */
+  endSessions(sessionIds: number[]): void {
+    if (sessionIds.length === 0) return;
+    this.io?.in(sessionIds.map(sessionRoom)).disconnectSockets(true);
   }
 }

@@ -228,6 +228,20 @@ describe('socket.io', () => {
     expect(again.message).toBe('Not signed in');
   });
 
+  test('signing out everywhere else closes the sockets of the other sessions, not this one', async () => {
+    const user = await buildUser(database.db);
+    const here = await new TestClient(app).login(user.username, user.password);
+    const elsewhere = await signedInSocket(user);
+    const own = open(`${ACCESS_COOKIE}=${here.cookies.get(ACCESS_COOKIE)}`);
+    await connected(own);
+    const closed = new Promise<string>((resolve) =>
+      elsewhere.once('disconnect', (reason) => resolve(reason)),
+    );
+    expect((await here.post('/api/user/session/end_others')).json()).toEqual({ ended: 1 });
+    expect(await closed).toBe('io server disconnect');
+    expect(own.connected).toBe(true);
+  });
+
   test('without a session cookie, or with a forged one, the connection is refused', async () => {
     const none = await refused(open());
     expect(none.message).toBe('Not signed in');

@@ -9,7 +9,7 @@ import { ACCESS_COOKIE, type SessionClaims } from '../auth/session';
 import { HttpError } from '../http-errors';
 import { openEnvironment } from '../policy/environment';
 import { mustReplacePassword } from '../policy/user';
-import { environmentRoom, userRoom } from './rooms';
+import { environmentRoom, sessionRoom, userRoom } from './rooms';
 
 const joinSchema = z.object({ environment: z.union([idSchema, idParamSchema]) });
 
@@ -68,7 +68,8 @@ export async function attachRealtime(app: FastifyInstance): Promise<Server> {
   });
 
   io.on('connection', (socket) => {
-    void socket.join(userRoom((socket.data.claims as SessionClaims).userId));
+    const claims = socket.data.claims as SessionClaims;
+    void socket.join([userRoom(claims.userId), sessionRoom(claims.sessionId)]);
     socket.on('join', async (payload: unknown, callback?: unknown) => {
       // Whatever the client sends as its last argument, only a function is answered.
       const ack = typeof callback === 'function' ? (callback as (answer: JoinAnswer) => void) : undefined;

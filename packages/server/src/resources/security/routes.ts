@@ -203,7 +203,10 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
         .deleteFrom('user_session')
         .where('user_id', '=', user.id)
         .where('id', '!=', claims.sessionId)
-        .executeTakeFirst();
+        .returning('id')
+        .execute();
+      // their live-update connections close too
+      app.realtime.endSessions(ended.map((session) => session.id));
       // Refresh tokens from before sessions existed belong to none.
       await db
         .updateTable('refresh_token')
@@ -212,7 +215,7 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
         .where('session_id', 'is', null)
         .where('used_at', 'is', null)
         .execute();
-      return { ended: Number(ended.numDeletedRows) };
+      return { ended: ended.length };
     },
   );
 
