@@ -223,6 +223,8 @@ export class SessionService {
             .updateTable('user_session')
             .set({ expires_at: expiresAt })
             .where('id', '=', spent.session_id)
+            // a session past the length its environments allow is over (user_session.ends_at)
+            .where((eb) => eb.or([eb('ends_at', 'is', null), eb('ends_at', '>', new Date())]))
             .returning('id')
             .executeTakeFirst();
     if (!session) return null;

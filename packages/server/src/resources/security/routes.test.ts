@@ -340,6 +340,8 @@ describe('the environment policy', () => {
       .where('id', '=', session.id)
       .execute();
     expect((await client.get('/api/user/security')).statusCode).toBe(401);
+    // nor does its refresh token open it again
+    expect((await client.post('/api/refresh_token')).statusCode).toBe(401);
   });
 });
 
