@@ -162,6 +162,7 @@ const ROUTES: Record<string, Case> = {
   'GET /images/user/:file': { fill: (x) => ({ params: { file: `${x.memberUser}_64.webp` } }) },
   'GET /api/environment-locale': { fill: (x) => ({ query: { environment: x.environment } }) },
   'POST /api/environment-locale': { fill: (x) => ({ body: { environment: x.environment, code: 'fr_FR' } }) },
+  'GET /api/environment/:id/activity': { fill: (x) => ({ params: { id: x.environment } }) },
   'GET /api/environment/:id/text': {
     fill: (x) => ({ params: { id: x.environment }, query: { locale: 'nl_NL' } }),
   },

@@ -1,4 +1,5 @@
 export * from './abilities';
+export * from './activity';
 export * from './auth';
 export * from './common';
 export * from './dossier';

@@ -74,6 +74,21 @@ export interface EnvironmentTextTable {
   modified_at: Generated<Date>;
 }
 
+/** A sign-in of a user: a session started, whichever way (migration 2026-11-27T1100). */
+export interface SignInTable {
+  id: Generated<number>;
+  user_id: number;
+  signed_in_at: Generated<Date>;
+}
+
+/** A day on which a member made a call in an environment. */
+export interface MemberActivityDayTable {
+  environment_id: number;
+  /** YYYY-MM-DD (UTC) */
+  day: string;
+  user_id: number;
+}
+
 export interface RoleTable {
   id: Generated<number>;
   environment_id: number;
@@ -446,6 +461,8 @@ export interface Database {
   option_count_field: OptionCountFieldTable;
   option_count: OptionCountTable;
   summary_refresh: SummaryRefreshTable;
+  sign_in: SignInTable;
+  member_activity_day: MemberActivityDayTable;
 }
 
 export type UserRow = Selectable<AppUserTable>;

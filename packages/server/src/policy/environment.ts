@@ -1,5 +1,6 @@
 import { ENVIRONMENT_MESSAGES, type EnvironmentCredential } from '@dossierbase/core';
 import { type Selectable, sql } from 'kysely';
+import { noteMemberActivity } from '../auth/activity-record';
 import { type SessionClaims, sessionIsOpen } from '../auth/session';
 import { compiledOnce } from '../db/compiled-once';
 import type { Db } from '../db/database';
@@ -201,6 +202,7 @@ export async function openEnvironment(
   // Read on every call, never cached: a member deactivated a moment ago is refused on their next call.
   if (membership && !membershipOpens(user, membership)) throw forbidden();
   if (!environment.active) throw forbidden(ENVIRONMENT_MESSAGES.inactive);
+  if (membership) await noteMemberActivity(db, environmentId, user.id);
   return { environment, membership, user };
 }
 

@@ -142,6 +142,13 @@ export const routes: RouteObject[] = [
                         }),
                       },
                       {
+                        path: '/useractivity',
+                        lazy: async () => ({
+                          Component: (await import('../features/activity/user-activity-page'))
+                            .UserActivityPage,
+                        }),
+                      },
+                      {
                         path: '/roles',
                         lazy: async () => ({
                           Component: (await import('../features/admin/roles-page')).RolesPage,
