@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { seedDemoRecords } from '../../server/src/seed-records';
-import { openBrowser, openDemoAsAdmin, type Stack, screenshot, startStack } from './harness';
+import { hrefsOf, openBrowser, openDemoAsAdmin, type Stack, screenshot, startStack } from './harness';
 
 // Every Admin settings link and every user-menu link of the Demo environment opens a working screen,
 // in English and in Dutch: each is screenshotted (.test-artifacts/screen-<language>-<path>.png) and
@@ -14,11 +14,6 @@ beforeAll(async () => {
   await seedDemoRecords(stack.db);
 });
 afterAll(() => stack?.close());
-
-const hrefsOf = async (page: Page, selector: string) =>
-  (
-    await page.locator(selector).evaluateAll((links) => links.map((link) => link.getAttribute('href')))
-  ).filter((href): href is string => href !== null);
 
 async function menuLinks(page: Page): Promise<string[]> {
   // the Admin settings group opens on a click when it is not open already (it is on its own screens)
