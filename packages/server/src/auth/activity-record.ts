@@ -28,7 +28,10 @@ export async function noteMemberActivity(db: Db, environmentId: number, userId: 
   const day = today();
   const key = `${environmentId}:${userId}:${day}`;
   let seen = written.get(db);
-  if (!seen) written.set(db, (seen = new LRUCache({ max: 50_000 })));
+  if (!seen) {
+    seen = new LRUCache<string, true>({ max: 50_000 });
+    written.set(db, seen);
+  }
   if (seen.has(key)) return;
   const inserted = await db
     .insertInto('member_activity_day')
