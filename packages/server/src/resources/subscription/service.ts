@@ -104,8 +104,7 @@ export async function createOrder(db: Db, holderId: number, order: OrderCreate):
 /** A requested order is withdrawn by its holder; 400 once it is cancelled or fulfilled. */
 export async function cancelOrder(db: Db, holderId: number, id: number): Promise<Order> {
   const current = await getOrder(db, holderId, id);
-  if (current.status !== 'requested')
-    throw badRequest({ status: SUBSCRIPTION_MESSAGES.orderNotOpen });
+  if (current.status !== 'requested') throw badRequest({ status: SUBSCRIPTION_MESSAGES.orderNotOpen });
   const row = await db
     .updateTable('subscription_order')
     .set({ status: 'cancelled', modified_at: sql`now()` })

@@ -351,7 +351,7 @@ function InterfaceTexts() {
               {t('languages.texts_found', { count: found.length })}
             </Text>
             {shown.length > 0 && (
-              <Table striped data-testid="languages-texts" layout="fixed">
+              <Table data-testid="languages-texts" layout="fixed">
                 <Table.Thead>
                   <Table.Tr>
                     <Table.Th w="28%">{t('languages.texts_key')}</Table.Th>
