@@ -12,3 +12,4 @@ export * from './ids';
 export * from './log';
 export * from './member';
 export * from './profile';
+export * from './subscription';

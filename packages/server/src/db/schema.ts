@@ -117,6 +117,21 @@ export interface SubscriptionTable {
   expires_at: Timestamp;
 }
 
+export interface SubscriptionOrderTable {
+  id: Generated<number>;
+  user_id: number;
+  max_environments: number;
+  /** null: no user limit asked for */
+  max_users: number | null;
+  months: number;
+  note: Generated<string>;
+  status: Generated<'requested' | 'cancelled' | 'fulfilled'>;
+  /** the subscription a super admin added for it */
+  subscription_id: ColumnType<number | null, number | null | undefined, number | null>;
+  created_at: Generated<Date>;
+  modified_at: Generated<Date>;
+}
+
 export interface SecretTokenTable {
   id: Generated<number>;
   user_id: number;
@@ -431,6 +446,7 @@ export interface Database {
   role: RoleTable;
   environment_user: EnvironmentUserTable;
   subscription: SubscriptionTable;
+  subscription_order: SubscriptionOrderTable;
   refresh_token: RefreshTokenTable;
   user_session: UserSessionTable;
   user_avatar: UserAvatarTable;

@@ -202,6 +202,32 @@ export const routes: RouteObject[] = [
                           Component: (await import('../features/people/contact-page')).ContactPage,
                         }),
                       },
+                      {
+                        path: '/languages',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/languages-page')).LanguagesPage,
+                        }),
+                      },
+                      {
+                        path: '/subscriptions',
+                        lazy: async () => ({
+                          Component: (await import('../features/subscriptions/subscription-pages'))
+                            .SubscriptionsPage,
+                        }),
+                      },
+                      {
+                        path: '/upgrade',
+                        lazy: async () => ({
+                          Component: (await import('../features/subscriptions/subscription-pages'))
+                            .UpgradePage,
+                        }),
+                      },
+                      {
+                        path: '/order/:id',
+                        lazy: async () => ({
+                          Component: (await import('../features/subscriptions/subscription-pages')).OrderPage,
+                        }),
+                      },
                       { path: '*', element: <NotFoundPage />, handle: UNKNOWN_PATH },
                     ],
                   },
