@@ -21,8 +21,8 @@ import * as environmentText from './2026-11-25T1700-environment-text';
 import * as environmentUserActive from './2026-11-26T0900-environment-user-active';
 import * as subscriptionUserLimit from './2026-11-26T0910-subscription-user-limit';
 import * as profileAndAvatar from './2026-11-26T1300-profile-and-avatar';
-import * as subscriptionOrder from './2026-11-27T1000-subscription-order';
 import * as userActivity from './2026-11-27T1100-user-activity';
+import * as subscriptionOrder from './2026-11-27T1110-subscription-order';
 
 // Listed by hand so the migrator needs no file-system scan. Kysely runs them in name order,
 // so every name starts with its UTC date and time.
@@ -49,6 +49,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T0900-environment-user-active': environmentUserActive,
   '2026-11-26T0910-subscription-user-limit': subscriptionUserLimit,
   '2026-11-26T1300-profile-and-avatar': profileAndAvatar,
-  '2026-11-27T1000-subscription-order': subscriptionOrder,
   '2026-11-27T1100-user-activity': userActivity,
+  '2026-11-27T1110-subscription-order': subscriptionOrder,
 };

@@ -4,7 +4,7 @@ import { databaseBefore, type MigrationDb } from '../../../test/migration-db';
 import type { Db } from '../database';
 
 // Orders of a contract admin: a table of its own, with its checks, and gone again on the way down.
-const NAME = '2026-11-27T1000-subscription-order';
+const NAME = '2026-11-27T1110-subscription-order';
 let m: MigrationDb;
 let db: Db;
 beforeAll(async () => {
