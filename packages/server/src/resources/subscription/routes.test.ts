@@ -2,11 +2,12 @@ import { MEMBER_MESSAGES, SUBSCRIPTION_MESSAGES } from '@dossierbase/core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { expectForbidden, expectNotFound } from '../../../test/entity-test-setup';
 import { buildEnvironment, buildSubscription } from '../../../test/factories';
-import { createTestApp, type TestApp } from '../../../test/test-app';
+import { createTestAppWithMail, type MailTestApp } from '../../../test/test-app';
 
-let t: TestApp;
+let t: MailTestApp;
 beforeAll(async () => {
-  t = await createTestApp();
+  // invitations send mail: to a real SMTP server of the test's own, not to a data directory
+  t = await createTestAppWithMail();
 });
 afterAll(() => t.close());
 
