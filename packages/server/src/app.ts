@@ -23,6 +23,7 @@ import { clientErrorFromDatabase, rejectInvalidInput } from './input-guard';
 import { createMailer, type Mailer } from './mail/mailer';
 import { enforceRouteAccess } from './policy/route-access';
 import { RealtimeRooms } from './realtime/rooms';
+import { activityRoutes } from './resources/activity/routes';
 import { avatarImageRoutes, avatarRoutes } from './resources/avatar/routes';
 import { configRoutes } from './resources/config/routes';
 import { contactRoutes } from './resources/contact/routes';
@@ -197,6 +198,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       await api.register(contactRoutes);
       await api.register(localeRoutes);
       await api.register(logRoutes);
+      await api.register(activityRoutes);
       await api.register(templateRoutes);
       await api.register(defFieldRoutes);
       await api.register(defFieldListRoutes);

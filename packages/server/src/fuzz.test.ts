@@ -45,11 +45,16 @@ const METHODS = new Set(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']);
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Signing out would end the admin's session for the rest of the run: those go anonymously. */
 const ANONYMOUS_ONLY = new Set(['/api/logout_cookie']);
-/** Tables of sessions and sign-in bookkeeping change with any request; the rest must not when refused. */
+/**
+ * Tables of sessions, sign-in and activity bookkeeping change with any request (a member's first call
+ * of the day is noted even when refused); the rest must not when refused.
+ */
 const UNCHECKED_TABLES = new Set([
   'user_session',
   'refresh_token',
   'login_attempt',
+  'sign_in',
+  'member_activity_day',
   'kysely_migration',
   'kysely_migration_lock',
 ]);

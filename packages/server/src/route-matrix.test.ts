@@ -134,6 +134,12 @@ const ROUTES: Record<string, Case> = {
   // ends the caller's other sessions; A's admin keeps the one the matrix uses
   'POST /api/user/session/end_others': { kind: 'own', fill: () => ({}) },
   'GET /api/subscription/active': { kind: 'own', fill: () => ({}) },
+  // a contract admin's own subscriptions and orders: beyond an environment admin, refused with 403
+  'GET /api/subscription': { fill: () => ({}) },
+  'GET /api/order': { fill: () => ({ query: { page: 0 } }) },
+  'GET /api/order/:id': { fill: (x) => ({ params: { id: x.environment } }) },
+  'POST /api/order': { fill: () => ({ body: { max_environments: 2, max_users: 10, months: 12 } }) },
+  'POST /api/order/:id/cancel': { fill: (x) => ({ params: { id: x.environment } }) },
   'GET /api/locale': { kind: 'own', fill: () => ({}) },
   'GET /api/environment': { kind: 'own', fill: () => ({}) },
   'POST /api/environment': { kind: 'own', fill: () => ({ body: { name: 'New', description: 'New one' } }) },
@@ -185,6 +191,10 @@ const ROUTES: Record<string, Case> = {
   'GET /images/user/:file': { fill: (x) => ({ params: { file: `${x.memberUser}_64.webp` } }) },
   'GET /api/environment-locale': { fill: (x) => ({ query: { environment: x.environment } }) },
   'POST /api/environment-locale': { fill: (x) => ({ body: { environment: x.environment, code: 'fr_FR' } }) },
+  'GET /api/environment/:id/activity': { fill: (x) => ({ params: { id: x.environment } }) },
+  'DELETE /api/environment/:id/locale/:code': {
+    fill: (x) => ({ params: { id: x.environment, code: 'nl_NL' } }),
+  },
   'GET /api/environment/:id/text': {
     fill: (x) => ({ params: { id: x.environment }, query: { locale: 'nl_NL' } }),
   },

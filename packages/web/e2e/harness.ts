@@ -178,3 +178,9 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
     `axe: ${findings.length} WCAG 2.1 AA violations on screen '${screen}':\n${lines.join('\n')}`,
   );
 }
+
+/** The href of every link the selector finds. */
+export const hrefsOf = async (page: Page, selector: string) =>
+  (
+    await page.locator(selector).evaluateAll((links) => links.map((link) => link.getAttribute('href')))
+  ).filter((href): href is string => href !== null);

@@ -292,6 +292,23 @@ test('every modal keeps the focus inside and gives it back to what opened it', a
       screen: 'keyboard-modal-display-item',
     });
 
+    // deleting the field from its display settings: the cog that opened them is gone with it, and
+    // the focus goes to the page's heading
+    await tabTo(page, `[data-testid="designer-cog-${fixture.fields.Amount.itemId}"]`);
+    await openWithEnter(
+      page,
+      `[data-testid="designer-cog-${fixture.fields.Amount.itemId}"]`,
+      '[data-testid="cog-display"]',
+    );
+    await page.getByRole('dialog').waitFor();
+    await tabTo(page, '[data-testid="display-delete"]');
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await page
+      .locator(`[data-testid="designer-cog-${fixture.fields.Amount.itemId}"]`)
+      .waitFor({ state: 'detached' });
+    await expect.poll(() => active(page, 'h1')).toBe(true);
+
     // the list: a row's quick edit, then the bulk bar's Delete and its More menu's confirmations
     await page.goto(`/defdossier/${fixture.entity.id}`);
     await page.getByTestId('dossier-row').first().waitFor();

@@ -39,7 +39,8 @@ test('forgot password: the mail arrives over SMTP and its link sets a new passwo
     await passwords.nth(1).fill('a brand new secret');
     await screenshot(page, 'reset-password');
     await page.getByRole('button', { name: /password/i }).click();
-    await page.getByTestId('reset-login-link').click();
+    // the form has a link to the sign-in too: follow the one the success message shows
+    await page.getByTestId('reset-done').getByTestId('reset-login-link').click();
 
     await page.waitForURL('**/login');
     await page.getByTestId('login-username').fill(user.username);

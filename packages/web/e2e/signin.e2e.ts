@@ -12,6 +12,7 @@ import {
 import {
   ADMIN_PASSWORD,
   DEMO_PASSWORD,
+  hrefsOf,
   openBrowser,
   type Stack,
   screenshot,
@@ -182,11 +183,6 @@ async function expectScreens(page: Page, hrefs: string[]) {
     });
   }
 }
-
-const hrefsOf = async (page: Page, selector: string) =>
-  (
-    await page.locator(selector).evaluateAll((links) => links.map((link) => link.getAttribute('href')))
-  ).filter((href): href is string => href !== null);
 
 test('the shell links only to screens that exist, has no empty favourites star, and keeps its menu on the not-found and error pages', async () => {
   const { page, close } = await openBrowser(stack.baseUrl);

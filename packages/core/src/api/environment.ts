@@ -20,6 +20,8 @@ export const ENVIRONMENT_MESSAGES = {
   inactive: 'Environment is inactive and cannot be opened.',
   languageRequired: 'Select at least 1 language',
   imageType: 'The image must be a PNG or JPEG file',
+  lastLanguage: 'An environment keeps at least one language. Add another language before removing this one.',
+  unknownLanguage: 'This is not a language of this environment.',
 } as const;
 
 export const localeSchema = z.object({ id: z.number(), code: z.string(), name: z.string() });
@@ -194,6 +196,12 @@ export type EnvironmentModuleInput = z.output<typeof environmentModuleSchema>;
 export const environmentLocaleCreateSchema = z.object({
   environment: idSchema,
   code: z.string({ error: REQUIRED_MESSAGE }).min(1, REQUIRED_MESSAGE).max(10),
+});
+
+/** DELETE /api/environment/:id/locale/:code: one of the environment's locales (nl_NL ...). */
+export const environmentLocaleParamsSchema = z.object({
+  id: idParamSchema,
+  code: z.string().min(1).max(10),
 });
 
 export const templateSummarySchema = z.object({

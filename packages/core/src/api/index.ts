@@ -1,4 +1,5 @@
 export * from './abilities';
+export * from './activity';
 export * from './auth';
 export * from './common';
 export * from './dossier';
@@ -12,3 +13,4 @@ export * from './log';
 export * from './member';
 export * from './profile';
 export * from './security';
+export * from './subscription';

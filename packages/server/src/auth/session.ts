@@ -8,6 +8,7 @@ import type { Config } from '../config';
 import type { Db } from '../db/database';
 import type { Database, UserRow } from '../db/schema';
 import { userAbilities } from '../policy/user';
+import { recordSignIn } from './activity-record';
 import { newSecret, sha256 } from './secret-tokens';
 
 export const ACCESS_COOKIE = 'dossierbase_token';
@@ -139,6 +140,7 @@ export class SessionService {
       .executeTakeFirstOrThrow();
     this.touched.set(session.id, Date.now());
     await this.issueRefresh(request, reply, user.id, session.id);
+    await recordSignIn(this.db, user.id);
     return this.renewAccess(request, reply, user, session.id);
   }
 

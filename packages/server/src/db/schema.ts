@@ -83,6 +83,21 @@ export interface EnvironmentTextTable {
   modified_at: Generated<Date>;
 }
 
+/** A sign-in of a user: a session started, whichever way (migration 2026-11-27T1100). */
+export interface SignInTable {
+  id: Generated<number>;
+  user_id: number;
+  signed_in_at: Generated<Date>;
+}
+
+/** A day on which a member made a call in an environment. */
+export interface MemberActivityDayTable {
+  environment_id: number;
+  /** YYYY-MM-DD (UTC) */
+  day: string;
+  user_id: number;
+}
+
 export interface RoleTable {
   id: Generated<number>;
   environment_id: number;
@@ -109,6 +124,21 @@ export interface SubscriptionTable {
   max_users: ColumnType<number | null, number | null | undefined, number | null>;
   starts_at: Timestamp;
   expires_at: Timestamp;
+}
+
+export interface SubscriptionOrderTable {
+  id: Generated<number>;
+  user_id: number;
+  max_environments: number;
+  /** null: no user limit asked for */
+  max_users: number | null;
+  months: number;
+  note: Generated<string>;
+  status: Generated<'requested' | 'cancelled' | 'fulfilled'>;
+  /** the subscription a super admin added for it */
+  subscription_id: ColumnType<number | null, number | null | undefined, number | null>;
+  created_at: Generated<Date>;
+  modified_at: Generated<Date>;
 }
 
 export interface SecretTokenTable {
@@ -439,6 +469,7 @@ export interface Database {
   role: RoleTable;
   environment_user: EnvironmentUserTable;
   subscription: SubscriptionTable;
+  subscription_order: SubscriptionOrderTable;
   refresh_token: RefreshTokenTable;
   user_session: UserSessionTable;
   user_recovery_code: UserRecoveryCodeTable;
@@ -470,6 +501,8 @@ export interface Database {
   option_count_field: OptionCountFieldTable;
   option_count: OptionCountTable;
   summary_refresh: SummaryRefreshTable;
+  sign_in: SignInTable;
+  member_activity_day: MemberActivityDayTable;
 }
 
 export type UserRow = Selectable<AppUserTable>;

@@ -1,5 +1,6 @@
 import { ENVIRONMENT_MESSAGES, type EnvironmentCredential, TWO_FACTOR_REQUIRED } from '@dossierbase/core';
 import { type Selectable, sql } from 'kysely';
+import { noteMemberActivity } from '../auth/activity-record';
 import { type SessionClaims, sessionIsOpen } from '../auth/session';
 import { compiledOnce } from '../db/compiled-once';
 import type { Db } from '../db/database';
@@ -208,6 +209,7 @@ export async function openEnvironment(
   if (!environment.active) throw forbidden(ENVIRONMENT_MESSAGES.inactive);
   // The environment's policy: its members reach nothing of it before they turn on two-factor sign-in.
   if (mustEnrolTwoFactor(user, environment, membership)) throw forbidden(TWO_FACTOR_REQUIRED);
+  if (membership) await noteMemberActivity(db, environmentId, user.id);
   return { environment, membership, user };
 }
 

@@ -148,6 +148,13 @@ export const routes: RouteObject[] = [
                         }),
                       },
                       {
+                        path: '/useractivity',
+                        lazy: async () => ({
+                          Component: (await import('../features/activity/user-activity-page'))
+                            .UserActivityPage,
+                        }),
+                      },
+                      {
                         path: '/roles',
                         lazy: async () => ({
                           Component: (await import('../features/admin/roles-page')).RolesPage,
@@ -199,6 +206,32 @@ export const routes: RouteObject[] = [
                         path: '/contact',
                         lazy: async () => ({
                           Component: (await import('../features/people/contact-page')).ContactPage,
+                        }),
+                      },
+                      {
+                        path: '/languages',
+                        lazy: async () => ({
+                          Component: (await import('../features/admin/languages-page')).LanguagesPage,
+                        }),
+                      },
+                      {
+                        path: '/subscriptions',
+                        lazy: async () => ({
+                          Component: (await import('../features/subscriptions/subscription-pages'))
+                            .SubscriptionsPage,
+                        }),
+                      },
+                      {
+                        path: '/upgrade',
+                        lazy: async () => ({
+                          Component: (await import('../features/subscriptions/subscription-pages'))
+                            .UpgradePage,
+                        }),
+                      },
+                      {
+                        path: '/order/:id',
+                        lazy: async () => ({
+                          Component: (await import('../features/subscriptions/subscription-pages')).OrderPage,
                         }),
                       },
                       { path: '*', element: <NotFoundPage />, handle: UNKNOWN_PATH },

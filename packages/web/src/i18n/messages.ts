@@ -2,6 +2,7 @@ import {
   ENTITY_MESSAGES,
   ENVIRONMENT_MESSAGES,
   ENVIRONMENT_SETTINGS_MESSAGES,
+  ENVIRONMENT_TEXT_MESSAGES,
   FORBIDDEN_MESSAGE,
   LOG_MESSAGES,
   LOGIN_MESSAGES,
@@ -16,6 +17,7 @@ import {
   ROLE_MESSAGES,
   SECURITY_MESSAGES,
   SERVICE_MESSAGES,
+  SUBSCRIPTION_MESSAGES,
   TWO_FACTOR_REQUIRED,
 } from '@dossierbase/core';
 import type { TFunction } from 'i18next';
@@ -75,6 +77,14 @@ const MESSAGE_KEYS: Record<string, string> = {
   ),
   ...Object.fromEntries(
     Object.entries(PROFILE_MESSAGES).map(([name, text]) => [text, `profile.messages.${name}`]),
+  ),
+  [ENVIRONMENT_TEXT_MESSAGES.unknownKey]: 'languages.messages.unknownKey',
+  [ENVIRONMENT_TEXT_MESSAGES.unknownLocale]: 'languages.messages.unknownLocale',
+  [ENVIRONMENT_TEXT_MESSAGES.markup]: 'languages.messages.markup',
+  [ENVIRONMENT_MESSAGES.lastLanguage]: 'languages.messages.lastLanguage',
+  [ENVIRONMENT_MESSAGES.unknownLanguage]: 'languages.messages.unknownLanguage',
+  ...Object.fromEntries(
+    Object.entries(SUBSCRIPTION_MESSAGES).map(([name, text]) => [text, `subscriptions.messages.${name}`]),
   ),
 };
 

@@ -3,6 +3,7 @@ import {
   environmentCreateSchema,
   environmentListQuerySchema,
   environmentLocaleCreateSchema,
+  environmentLocaleParamsSchema,
   environmentModuleSchema,
   environmentPageSchema,
   environmentPatchSchema,
@@ -10,6 +11,7 @@ import {
   idParamSchema,
   localeSchema,
   localesAnswerSchema,
+  noContentSchema,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -18,7 +20,12 @@ import { answers, bytesAnswer, forbidden, notFound } from '../../http-errors';
 import { openEnvironment, requireEnvironmentAdmin } from '../../policy/environment';
 import { canCreateEnvironment } from '../../policy/user';
 import { presentEnvironment, presentEnvironments } from './present';
-import { addEnvironmentLocale, createEnvironment, listEnvironments } from './service';
+import {
+  addEnvironmentLocale,
+  createEnvironment,
+  listEnvironments,
+  removeEnvironmentLocale,
+} from './service';
 import { setEnvironmentModule, updateEnvironment } from './settings';
 
 const idParams = z.object({ id: idParamSchema });
@@ -163,6 +170,24 @@ export const environmentRoutes: FastifyPluginAsyncZod = async (app) => {
       await requireEnvironmentAdmin(db, user, request.body.environment);
       const locale = await addEnvironmentLocale(db, request.body.environment, request.body.code);
       return reply.code(201).send(locale);
+    },
+  );
+
+  app.delete(
+    '/environment/:id/locale/:code',
+    {
+      config: { access: 'environmentAdmin' },
+      schema: {
+        params: environmentLocaleParamsSchema,
+        tags: ['environment'],
+        response: answers({ 204: noContentSchema }),
+      },
+    },
+    async (request, reply) => {
+      const user = await currentUser(request);
+      await requireEnvironmentAdmin(db, user, request.params.id);
+      await removeEnvironmentLocale(db, request.params.id, request.params.code);
+      return reply.code(204).send();
     },
   );
 };

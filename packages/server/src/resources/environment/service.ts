@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { paginate } from '../../db/paginate';
 import type { EnvironmentRow, UserRow } from '../../db/schema';
-import { badRequest, forbidden } from '../../http-errors';
+import { badRequest, forbidden, notFound } from '../../http-errors';
 import { CREATOR_CREDENTIALS, createsWithoutLimit, seesAllEnvironments } from '../../policy/environment';
 import { decodeLogo } from './logo';
 
@@ -119,4 +119,35 @@ export async function addEnvironmentLocale(db: Db, environmentId: number, code: 
     .executeTakeFirst();
   if (!added) throw badRequest({ code: 'This language is already added' });
   return locale;
+}
+
+/**
+ * Takes a locale from the environment, with its texts in that locale (those of its language stay, for
+ * its other locales). Never the last one: 400 with the message on code; 404 when it is not one of the environment.
+ */
+export async function removeEnvironmentLocale(db: Db, environmentId: number, code: string) {
+  await db.transaction().execute(async (trx) => {
+    // one removal at a time per environment, so two admins cannot each take one of the last two
+    await trx
+      .selectFrom('environment')
+      .select('id')
+      .where('id', '=', environmentId)
+      .forUpdate()
+      .executeTakeFirst();
+    const locales = await trx
+      .selectFrom('environment_locale')
+      .innerJoin('locale', 'locale.id', 'environment_locale.locale_id')
+      .select(['environment_locale.id', 'locale.code'])
+      .where('environment_locale.environment_id', '=', environmentId)
+      .execute();
+    const removed = locales.find((locale) => locale.code === code);
+    if (!removed) throw notFound(ENVIRONMENT_MESSAGES.unknownLanguage);
+    if (locales.length <= 1) throw badRequest({ code: ENVIRONMENT_MESSAGES.lastLanguage });
+    await trx.deleteFrom('environment_locale').where('id', '=', removed.id).execute();
+    await trx
+      .deleteFrom('environment_text')
+      .where('environment_id', '=', environmentId)
+      .where('locale', '=', code)
+      .execute();
+  });
 }

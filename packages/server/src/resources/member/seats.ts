@@ -13,7 +13,7 @@ import { invitesWithoutLimit } from '../../policy/membership';
 const SEATS_LOCK = 16_002;
 
 /** The user limit of the holder's running subscriptions; null: no limit. */
-async function userLimit(db: Db, holderId: number): Promise<number | null> {
+export async function userLimit(db: Db, holderId: number): Promise<number | null> {
   const now = new Date();
   const row = await db
     .selectFrom('subscription')
@@ -46,18 +46,29 @@ export async function claimSeat(
   await sql`select pg_advisory_xact_lock(${SEATS_LOCK}, ${holderId})`.execute(trx);
   const limit = await userLimit(trx, holderId);
   if (limit === null) return;
-  const seated = trx
+  if (
+    userId !== null &&
+    (await seated(trx, holderId).select('eu.id').where('eu.user_id', '=', userId).executeTakeFirst())
+  ) {
+    return;
+  }
+  if ((await seatsInUse(trx, holderId)) >= limit) throw forbidden(MEMBER_MESSAGES.userLimit);
+}
+
+/** Memberships that take a seat: active people, active in an environment of the holder. */
+const seated = (db: Db, holderId: number) =>
+  db
     .selectFrom('environment_user as eu')
     .innerJoin('environment as e', 'e.id', 'eu.environment_id')
     .innerJoin('app_user as u', 'u.id', 'eu.user_id')
     .where('e.created_by', '=', holderId)
     .where('eu.active', '=', true)
     .where('u.active', '=', true);
-  if (userId !== null && (await seated.select('eu.id').where('eu.user_id', '=', userId).executeTakeFirst())) {
-    return;
-  }
-  const { n } = await seated
+
+/** How many people take a seat of the holder's subscriptions. */
+export async function seatsInUse(db: Db, holderId: number): Promise<number> {
+  const { n } = await seated(db, holderId)
     .select(sql<string>`count(distinct eu.user_id)`.as('n'))
     .executeTakeFirstOrThrow();
-  if (Number(n) >= limit) throw forbidden(MEMBER_MESSAGES.userLimit);
+  return Number(n);
 }

@@ -1,18 +1,43 @@
-import { type ActiveSubscriptionBody, activeSubscriptionSchema } from '@dossierbase/core';
+import {
+  type ActiveSubscriptionBody,
+  activeSubscriptionSchema,
+  idParamSchema,
+  orderCreateSchema,
+  orderListQuerySchema,
+  orderPageSchema,
+  orderSchema,
+  subscriptionOverviewSchema,
+} from '@dossierbase/core';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { currentUser } from '../../auth/current-user';
-import { answers } from '../../http-errors';
+import { answers, forbidden } from '../../http-errors';
+import { holdsSubscriptions } from '../../policy/user';
+import { cancelOrder, createOrder, getOrder, listOrders, subscriptionOverview } from './service';
+
+const tags = ['subscription'];
+const idParams = z.object({ id: idParamSchema });
+
+/** The caller, who holds subscriptions (a contract admin); anyone else is refused. */
+async function holder(request: FastifyRequest) {
+  const user = await currentUser(request);
+  if (!holdsSubscriptions(user)) throw forbidden();
+  return user;
+}
 
 export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app;
+
   app.get(
     '/subscription/active',
     {
       config: { access: 'signedIn' },
-      schema: { tags: ['subscription'], response: answers({ 200: activeSubscriptionSchema }) },
+      schema: { tags, response: answers({ 200: activeSubscriptionSchema }) },
     },
     async (request): Promise<ActiveSubscriptionBody> => {
       const user = await currentUser(request);
-      const latest = await app.db
+      const latest = await db
         .selectFrom('subscription')
         .selectAll()
         .where('user_id', '=', user.id)
@@ -34,5 +59,54 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
         expired,
       };
     },
+  );
+
+  // The holder's own subscriptions and orders: no call names another's, which answer 404.
+  app.get(
+    '/subscription',
+    {
+      config: { access: 'environmentCreator' },
+      schema: { tags, response: answers({ 200: subscriptionOverviewSchema }) },
+    },
+    async (request) => subscriptionOverview(db, (await holder(request)).id),
+  );
+
+  app.get(
+    '/order',
+    {
+      config: { access: 'environmentCreator' },
+      schema: { querystring: orderListQuerySchema, tags, response: answers({ 200: orderPageSchema }) },
+    },
+    async (request) => listOrders(db, (await holder(request)).id, request.query),
+  );
+
+  app.get(
+    '/order/:id',
+    {
+      config: { access: 'environmentCreator' },
+      schema: { params: idParams, tags, response: answers({ 200: orderSchema }) },
+    },
+    async (request) => getOrder(db, (await holder(request)).id, request.params.id),
+  );
+
+  app.post(
+    '/order',
+    {
+      config: { access: 'environmentCreator' },
+      schema: { body: orderCreateSchema, tags, response: answers({ 201: orderSchema }) },
+    },
+    async (request, reply) => {
+      const user = await holder(request);
+      return reply.code(201).send(await createOrder(db, user.id, request.body));
+    },
+  );
+
+  app.post(
+    '/order/:id/cancel',
+    {
+      config: { access: 'environmentCreator' },
+      schema: { params: idParams, tags, response: answers({ 200: orderSchema }) },
+    },
+    async (request) => cancelOrder(db, (await holder(request)).id, request.params.id),
   );
 };

@@ -2,6 +2,7 @@ import { Alert, Button, type ButtonProps, Group, Modal, type ModalProps, Stack }
 import { IconAlertCircle } from '@tabler/icons-react';
 import type { FormEvent, ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { focusMain } from '../../app/shell/skip-link';
 
 interface AdminModalProps {
   opened: boolean;
@@ -26,6 +27,18 @@ interface AdminModalProps {
   /** Buttons at the left of the footer: Delete, Duplicate. */
   actions?: ReactNode;
   children: ReactNode;
+}
+
+/**
+ * A modal gives the focus back to what opened it; after a delete that is gone with what it deleted (a
+ * field's cog in the designer, a position's tab), and the focus would fall to the page's body: it goes
+ * to the page's heading instead. Runs once the modal has gone, after Mantine's own return.
+ */
+function focusMainWhenLost() {
+  window.setTimeout(() => {
+    const active = document.activeElement;
+    if (!active || active === document.body || !active.isConnected) focusMain();
+  }, 50);
 }
 
 /**
@@ -60,7 +73,14 @@ export function AdminModal({
     void onSubmit?.(event);
   };
   return (
-    <Modal opened={opened} onClose={onClose} title={title} size={size} data-testid={testId}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      size={size}
+      data-testid={testId}
+      onExitTransitionEnd={focusMainWhenLost}
+    >
       <form onSubmit={submit} noValidate>
         <Stack>
           {error && (
