@@ -21,10 +21,10 @@ import * as environmentText from './2026-11-25T1700-environment-text';
 import * as environmentUserActive from './2026-11-26T0900-environment-user-active';
 import * as subscriptionUserLimit from './2026-11-26T0910-subscription-user-limit';
 import * as profileAndAvatar from './2026-11-26T1300-profile-and-avatar';
-import * as twoFactorAndPolicy from './2026-11-27T0900-two-factor-and-policy';
-import * as sessionDetails from './2026-11-27T0910-session-details';
 import * as userActivity from './2026-11-27T1100-user-activity';
 import * as subscriptionOrder from './2026-11-27T1110-subscription-order';
+import * as twoFactorAndPolicy from './2026-11-27T1120-two-factor-and-policy';
+import * as sessionDetails from './2026-11-27T1130-session-details';
 
 // Listed by hand so the migrator needs no file-system scan. Kysely runs them in name order,
 // so every name starts with its UTC date and time.
@@ -51,8 +51,8 @@ export const migrations: Record<string, Migration> = {
   '2026-11-26T0900-environment-user-active': environmentUserActive,
   '2026-11-26T0910-subscription-user-limit': subscriptionUserLimit,
   '2026-11-26T1300-profile-and-avatar': profileAndAvatar,
-  '2026-11-27T0900-two-factor-and-policy': twoFactorAndPolicy,
-  '2026-11-27T0910-session-details': sessionDetails,
   '2026-11-27T1100-user-activity': userActivity,
   '2026-11-27T1110-subscription-order': subscriptionOrder,
+  '2026-11-27T1120-two-factor-and-policy': twoFactorAndPolicy,
+  '2026-11-27T1130-session-details': sessionDetails,
 };

@@ -5,8 +5,8 @@ import type { Db } from '../database';
 
 // Two-factor sign-in, the environment's security policy and the sessions' details (issue 16, part 8):
 // existing environments get the platform's rules, existing sessions a last use; down removes it all.
-const FIRST = '2026-11-27T0900-two-factor-and-policy';
-const SECOND = '2026-11-27T0910-session-details';
+const FIRST = '2026-11-27T1120-two-factor-and-policy';
+const SECOND = '2026-11-27T1130-session-details';
 let m: MigrationDb;
 let db: Db;
 beforeAll(async () => {
