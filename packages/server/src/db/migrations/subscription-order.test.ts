@@ -16,7 +16,7 @@ afterAll(() => m.close());
 const hasTable = async () =>
   (
     await sql<{ n: number }>`select count(*)::int as n from information_schema.tables
-    where table_name = 'subscription_order'`.execute(db)
+    where table_schema = current_schema() and table_name = 'subscription_order'`.execute(db)
   ).rows[0].n === 1;
 
 test('the order table comes with its checks and goes again on the way down', async () => {
