@@ -151,12 +151,8 @@ test("in Dutch: an expired subscription's modal renews through the subscription 
 test('an ordinary member has no subscription screen', async () => {
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await signIn(page, 'demo', DEMO_PASSWORD);
-    await page
-      .getByTestId('environment-card')
-      .filter({ hasText: 'Demo' })
-      .getByTestId('environment-open')
-      .click();
+    // an ordinary member of one environment lands in it without choosing
+    await signIn(page, 'demo', DEMO_PASSWORD, `${stack.baseUrl}/`);
     await page.getByTestId('main-menu').waitFor();
     await page.getByTestId('user-menu').click();
     await page.getByTestId('user-menu-profile').waitFor();
