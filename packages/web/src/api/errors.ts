@@ -30,6 +30,18 @@ export function errorMessage(error: unknown, t: TFunction): string {
 }
 
 /**
+ * What a form that keeps its values in plain state shows of a failed call: each field's translated
+ * 400 message (fieldError), and the message of any other failure (formError).
+ */
+export function callErrors(error: unknown, t: TFunction) {
+  const fields = isApiError(error) ? (error.fieldErrors ?? {}) : {};
+  return {
+    fieldError: (name: string) => (fields[name] ? translateMessage(t, fields[name]) : undefined),
+    formError: error && !isApiError(error, 400) ? errorMessage(error, t) : undefined,
+  };
+}
+
+/**
  * The message of a refused action that has no form to put field messages on (a switch, a button):
  * the server's 400 messages, otherwise as errorMessage.
  */

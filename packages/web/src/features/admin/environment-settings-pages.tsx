@@ -26,8 +26,8 @@ import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { api, apiRequest, isApiError } from '../../api/client';
-import { errorMessage, notifySuccess } from '../../api/errors';
+import { api, apiRequest } from '../../api/client';
+import { callErrors, notifySuccess } from '../../api/errors';
 import { useLocale } from '../../app/locale-provider';
 import { translateMessage } from '../../i18n/messages';
 import { environmentSetting, environmentStore, useEnvironment } from '../environments/environment-store';
@@ -59,12 +59,7 @@ function useEnvironmentSave<V>(request: (environment: number, variables: V) => P
       notifySuccess(t('admin.saved'));
     },
   });
-  const fieldErrors = isApiError(mutation.error) ? (mutation.error.fieldErrors ?? {}) : {};
-  const fieldError = (name: string) =>
-    fieldErrors[name] ? translateMessage(t, fieldErrors[name]) : undefined;
-  const formError =
-    mutation.error && !isApiError(mutation.error, 400) ? errorMessage(mutation.error, t) : undefined;
-  return { mutation, fieldError, formError };
+  return { mutation, ...callErrors(mutation.error, t) };
 }
 
 const patchEnvironment = (id: number, patch: Patch) => api.patch<Environment>(`/environment/${id}`, patch);

@@ -13,11 +13,19 @@ const NAMES_LIMIT = 500;
 const SEARCH_LIMIT = 25;
 const IDS_LIMIT = 200; // the user list call's most ids at once
 
-export function memberName(member: Pick<EnvironmentMember, 'username' | 'profile'>): string {
-  const { first_name, preposition, last_name } = member.profile;
-  const full = [first_name, preposition, last_name].filter(Boolean).join(' ');
-  return full || member.username;
+/** The one way a person is named: first name, preposition and last name, or the username without them. */
+export function personName(person: {
+  username: string;
+  first_name?: string | null;
+  preposition?: string | null;
+  last_name?: string | null;
+}): string {
+  const full = [person.first_name, person.preposition, person.last_name].filter(Boolean).join(' ');
+  return full || person.username;
 }
+
+export const memberName = (member: Pick<EnvironmentMember, 'username' | 'profile'>) =>
+  personName({ username: member.username, ...member.profile });
 
 const toOption = (member: EnvironmentMember): UserOption => ({ id: member.id, name: memberName(member) });
 

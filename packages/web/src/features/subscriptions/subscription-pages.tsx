@@ -32,10 +32,9 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, isApiError } from '../../api/client';
-import { actionErrorMessage, errorMessage, notifySuccess } from '../../api/errors';
+import { actionErrorMessage, callErrors, errorMessage, notifySuccess } from '../../api/errors';
 import { formatDate } from '../../app/format';
 import { AnswerPager } from '../../app/pager';
-import { translateMessage } from '../../i18n/messages';
 import { useTokenData } from '../auth/session';
 
 // The contract admin's subscriptions (issue 16, part 10): /subscriptions shows what the subscriptions
@@ -353,10 +352,7 @@ function UpgradeForm() {
       navigate(`/order/${created.id}`);
     },
   });
-  const fieldErrors = isApiError(order.error, 400) ? (order.error.fieldErrors ?? {}) : {};
-  const fieldError = (name: string) =>
-    fieldErrors[name] ? translateMessage(t, fieldErrors[name]) : undefined;
-  const formError = order.error && !isApiError(order.error, 400) ? errorMessage(order.error, t) : undefined;
+  const { fieldError, formError } = callErrors(order.error, t);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     order.mutate();

@@ -1,9 +1,10 @@
 import { CHANGEABLE_GLOBAL_ROLES, ENVIRONMENT_CREDENTIALS, type Member } from '@dossierbase/core';
 import type { TFunction } from 'i18next';
+import { personName } from '../../dossiers/use-environment-users';
 
-/** First and last name, or the username when the member has none. */
+/** First and last name, or the username when the member has none (personName's rule). */
 export const memberName = (member: Pick<Member, 'first_name' | 'last_name' | 'username'>) =>
-  [member.first_name, member.last_name].filter(Boolean).join(' ') || member.username;
+  personName(member);
 
 // Credentials hold dots and dashes ('kedo.file.delete'), which the catalogues' keys cannot.
 const credentialKey = (credential: string) => credential.replace(/[^a-z0-9]+/gi, '_');
