@@ -88,8 +88,18 @@ export interface DossierColumns {
   modified_by: number | null;
 }
 
+const ISO_UTC_MILLIS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+/**
+ * A point in time as the wire carries it (ISO 8601, UTC, milliseconds). Text already in that form
+ * (the list statement formats its dates in SQL) is passed on without a round trip through Date.
+ */
+export function isoTime(value: Date | string): string {
+  return typeof value === 'string' && ISO_UTC_MILLIS.test(value) ? value : new Date(value).toISOString();
+}
+
 /** The value of one of the dossier's own columns as an item carries it: dates as ISO text, users as ids. */
 export function dossierColumnValue(dossier: DossierColumns, column: DossierColumn): string | number | null {
   if (column === 'created_by' || column === 'modified_by') return dossier[column] ?? null;
-  return new Date(dossier[column]).toISOString();
+  return isoTime(dossier[column]);
 }

@@ -25,7 +25,7 @@ import type { LinkRow, VisibleItem } from '../policy/display-item';
 import type { SummaryKeys } from '../policy/summary';
 import { checkedId, valueExpression } from './field-expression';
 import { dataVersionSql } from './list-cache';
-import { summaryContainsSql, summaryExpression, summaryOfAnyEntitySql } from './visible-summary';
+import { summaryContainsSql, summaryExpression, summaryOfAnyEntitySql, summarySql } from './visible-summary';
 
 // Compiles the collection parameters of GET /api/contentdossier (spec doc 2 section 7) to one
 // parameterised query. Every value the caller sends travels as a parameter; only ids read from
@@ -585,11 +585,23 @@ export interface PageLinkedDossier {
   archived: boolean;
 }
 
-export type PageRow = Selectable<Database['content_dossier']> & {
+/**
+ * A page row: the dossier columns the list answers, with `summary` already the one the reader may
+ * see and the dates as ISO text (formatted by PostgreSQL, not parsed into Date and printed again).
+ */
+export type PageRow = Pick<
+  Selectable<Database['content_dossier']>,
+  'id' | 'def_dossier_id' | 'environment_id' | 'archived' | 'values' | 'created_by' | 'modified_by' | 'summary'
+> & {
+  created_at: string;
+  modified_at: string;
   created_by_username: string | null;
   modified_by_username: string | null;
   linked: PageLinkedDossier[];
 };
+
+const isoUtc = (column: string) =>
+  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
 /**
  * One page and everything the list call needs beside it, in one statement: the entity's data version
@@ -624,7 +636,12 @@ export async function pageWithRelations(
     ...params.sorts.map((s) => sql`${s.expression} ${sql.raw(s.direction)}`),
     sql`content_dossier.id ${sql.raw(tie)}`,
   ];
-  const { rows } = await sql<PageRow & { data_version: string }>`select v.data_version, content_dossier.*,
+  // Only the columns the answer uses: `summaries` (every reader class's summary) stays in the database.
+  const { rows } = await sql<PageRow & { data_version: string }>`select v.data_version, content_dossier.id,
+      content_dossier.def_dossier_id, content_dossier.environment_id, content_dossier.archived,
+      content_dossier.values, content_dossier.created_by, content_dossier.modified_by,
+      ${summarySql('content_dossier', params.summaryKeys.get(params.defDossierId))} as summary,
+      ${isoUtc('content_dossier.created_at')} as created_at, ${isoUtc('content_dossier.modified_at')} as modified_at,
       cu.username as created_by_username, mu.username as modified_by_username, ${linked} as linked
     from (select ${dataVersionSql(params.defDossierId)} as data_version) v
     left join (${pageQuery(db, params)}) as content_dossier on true

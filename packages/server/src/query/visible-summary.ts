@@ -9,7 +9,7 @@ import { likeContains } from './list-query';
 interface SummaryColumns {
   id: number | string;
   summary: string;
-  summaries: Record<string, string> | null;
+  summaries?: Record<string, string> | null;
 }
 
 /** The summary of a loaded dossier row for a reader with this key (undefined: the full summary). */

@@ -1,4 +1,4 @@
-import type { Dossier } from '@dossierbase/core';
+import { type Dossier, isoTime } from '@dossierbase/core';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { ContentDossierTable } from '../../db/schema';
@@ -7,13 +7,18 @@ import { visibleSummary } from '../../query/visible-summary';
 
 type Row = Selectable<ContentDossierTable>;
 type Name = string | null | undefined;
+/** What the wire shape reads of a dossier row (a list page row has its dates as ISO text already). */
+type WireColumns = Pick<
+  Row,
+  'id' | 'summary' | 'def_dossier_id' | 'environment_id' | 'archived' | 'created_by' | 'modified_by'
+> & { summaries?: Row['summaries']; created_at: Date | string; modified_at: Date | string };
 
 /**
  * One dossier row in the wire shape, with the usernames of its creator and last editor and the
  * summary the reader may see (`summaryKey`, see policy/summary.ts).
  */
 export function dossierWire(
-  row: Row,
+  row: WireColumns,
   names: { created_by: Name; modified_by: Name },
   summaryKey: string | undefined,
 ): Dossier {
@@ -25,8 +30,8 @@ export function dossierWire(
     def_dossier_id: row.def_dossier_id,
     environment_id: row.environment_id,
     archived: row.archived,
-    created_at: new Date(row.created_at).toISOString(),
-    modified_at: new Date(row.modified_at).toISOString(),
+    created_at: isoTime(row.created_at),
+    modified_at: isoTime(row.modified_at),
     created_by: ref(row.created_by, names.created_by),
     modified_by: ref(row.modified_by, names.modified_by),
   };

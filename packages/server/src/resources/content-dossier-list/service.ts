@@ -43,7 +43,7 @@ import {
   runAggregations,
 } from '../../query/list-query';
 import { noteSortIndexUse } from '../../query/sort-indexes';
-import { summaryContainsSql, summarySql, visibleSummary } from '../../query/visible-summary';
+import { summaryContainsSql, summarySql } from '../../query/visible-summary';
 import { presentItems } from '../content-dossier/present';
 import { dossierWire } from './present';
 
@@ -160,14 +160,15 @@ export async function listDossiers(
   noteSortIndexUse(db, params, count.items, options.indexes);
   return {
     results: {
+      // page rows carry the reader's summary already (no key to apply)
       dossiers: rows.map((row) =>
         dossierWire(
           row,
           { created_by: row.created_by_username, modified_by: row.modified_by_username },
-          summaryKey,
+          undefined,
         ),
       ),
-      contents: contentsOf(listItems, rows, summaryKey),
+      contents: contentsOf(listItems, rows),
       items,
       aggregations: await withVisibleOptions(db, access, visible, aggregations),
     },
@@ -236,24 +237,20 @@ function pageLinks(items: VisibleItem[]): PageLinks {
 }
 
 /** The value of one of the row's own columns, as the detail page shows it (dates as ISO text). */
-function dossierData(row: PageRow, data: unknown, summaryKey: string | undefined): ItemValue {
+function dossierData(row: PageRow, data: unknown): ItemValue {
   if ((DOSSIER_COLUMNS as readonly unknown[]).includes(data))
     return dossierColumnValue(row, data as DossierColumn);
-  if (data === 'summary') return visibleSummary(row, summaryKey);
+  if (data === 'summary') return row.summary;
   if (data === 'dossier_id') return row.id;
   return undefined;
 }
 
 /**
- * Per dossier: list item id -> value (field value, linked dossiers or dossier data; the linked
- * dossiers' summaries are the reader's already, the row's own is picked by `summaryKey`). System
- * fields read the dossier's own columns, as their list column sorts and filters on them.
+ * Per dossier: list item id -> value (field value, linked dossiers or dossier data; every summary on
+ * a page row is the reader's already). System fields read the dossier's own columns, as their list
+ * column sorts and filters on them.
  */
-function contentsOf(
-  items: VisibleItem[],
-  rows: PageRow[],
-  summaryKey: string | undefined,
-): Record<string, Record<string, ItemValue>> {
+function contentsOf(items: VisibleItem[], rows: PageRow[]): Record<string, Record<string, ItemValue>> {
   const sources = new Map(items.map((v) => [v, valueSourceOf(v)]));
   const contents: Record<string, Record<string, ItemValue>> = {};
   for (const row of rows) {
@@ -264,10 +261,10 @@ function contentsOf(
       const key = String(v.item.id);
       const source = sources.get(v);
       if (v.link) content[key] = linkedThrough(v.link, row.linked);
-      else if (source?.from === 'column') content[key] = dossierData(row, source.column, summaryKey);
+      else if (source?.from === 'column') content[key] = dossierData(row, source.column);
       else if (v.dataField) content[key] = values[String(v.dataField.id)] ?? null;
       else {
-        const value = dossierData(row, v.item.settings?.dossier_data, summaryKey);
+        const value = dossierData(row, v.item.settings?.dossier_data);
         if (value !== undefined) content[key] = value;
       }
     }
