@@ -12,9 +12,8 @@ import { loadConfig } from '../packages/server/src/config';
 import { type Db, migrate, openDatabase } from '../packages/server/src/db/database';
 import { visibleItems } from '../packages/server/src/policy/display-item';
 import { openEnvironment } from '../packages/server/src/policy/environment';
+import { type Column, columnOf } from '../packages/server/src/query/compile/columns';
 import {
-  type Column,
-  columnOf,
   countQuery,
   filteredQuery,
   pageQuery,
@@ -339,6 +338,7 @@ async function main() {
     environmentId: environment.id,
     filterable: columns,
     embedded: null,
+    userId: admin.id,
   });
   if (Object.keys(errors).length) throw new Error(JSON.stringify(errors));
   const page = pageQuery(db, params).compile();

@@ -3,3 +3,4 @@ export * from './catalogue';
 export * from './conditions/index';
 export * from './fields/index';
 export * from './formula/index';
+export * from './query/index';

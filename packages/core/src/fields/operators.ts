@@ -91,7 +91,8 @@ const DATE = [
   'birthday_weeks',
 ] as const satisfies readonly OperatorName[];
 const LIST = ['equals', 'not_equals', 'in'] as const;
-const USER = ['equals', 'not_equals'] as const;
+// `in`: several users at once (the list's user filter)
+const USER = ['equals', 'not_equals', 'in'] as const;
 
 export const OPERATORS_BY_FIELD_TYPE: Readonly<Record<FieldTypeName, readonly OperatorName[]>> = {
   text: TEXTUAL,
@@ -109,7 +110,7 @@ export const OPERATORS_BY_FIELD_TYPE: Readonly<Record<FieldTypeName, readonly Op
   systemuser: USER, // created_by / modified_by conditions
   // Not searchable through query conditions (links have their own link conditions).
   imageCode: [],
-  time: [],
+  time: ['string_empty', 'string_is_not_empty', 'string_exact_equals', 'string_exact_not_equals'],
   file: [],
   geolocation: [],
   link: [],
@@ -143,6 +144,7 @@ export const OPERATOR_VALUE_SCHEMAS: Readonly<Record<OperatorValueKind, z.ZodTyp
   count: wholeNumber,
   count_range: pair(wholeNumber),
   option: z.union([z.literal('EMPTY'), id]),
-  options: z.array(z.union([z.literal('EMPTY'), id])).min(1),
+  // option, user or (for the system field id) dossier ids, which are bigint
+  options: z.array(z.union([z.literal('EMPTY'), z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)])).min(1),
   user: z.union([z.literal('CURRENT_USER'), z.literal(''), z.null(), id]),
 };

@@ -27,7 +27,8 @@ describe('user field', () => {
 
   it('formats names and offers the user operators', () => {
     expect(userField.format([1, 2], multi, 'nl-NL', { users })).toBe('Ada, Bob');
-    expect(userField.operators).toEqual(['equals', 'not_equals']);
+    // the spec's two, and 'in' for the list's filter on several users
+    expect(userField.operators).toEqual(['equals', 'not_equals', 'in']);
     expect(userField.sqlCast(single)).toBe('jsonb');
   });
 });

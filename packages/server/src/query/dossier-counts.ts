@@ -12,7 +12,7 @@ const ANY_VALUE = -1;
 
 /** Whether the list covers the whole entity: no filter, no summary search, not a linked list. */
 export const coversWholeEntity = (params: ListParams) =>
-  params.filters.length === 0 && !params.summary && !params.embedded;
+  params.document.combinators.length === 0 && !params.embedded;
 
 const archivedStates = (archived: ListParams['archived']) =>
   archived === 'none' ? [false] : archived === 'only' ? [true] : [false, true];

@@ -1,29 +1,26 @@
 import {
   type Aggregation,
   ARCHIVED_FILTERS,
-  DATE_FILTER_TYPES,
   DEFAULT_PAGE_SIZE,
   DOSSIER_MESSAGES,
   dossierListLimitSchema,
-  type FieldTypeName,
-  fieldSettingsOf,
   getFieldType,
-  isFieldTypeName,
-  isItemSortable,
-  parseDateTime,
-  parseLocaleNumber,
-  type SqlCast,
-  toYmd,
+  type ListFilterColumn,
+  listFiltersToQuery,
+  type QueryDocument,
+  todayYmd,
   valueRefsOf,
-  type Ymd,
-  ymdToIso,
 } from '@dossierbase/core';
 import { type RawBuilder, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { Database } from '../db/schema';
 import type { LinkRow, VisibleItem } from '../policy/display-item';
 import type { SummaryKeys } from '../policy/summary';
-import { checkedId, valueExpression } from './field-expression';
+export type { Column } from './compile/columns';
+import { type Column, DOSSIER_DATA, filterColumnOf, SORT_NAMES } from './compile/columns';
+import { QueryCompileError } from './compile/conditions';
+import { compileDocument, type EntityScope } from './compile/document';
+import { checkedId } from './field-expression';
 import { dataVersionSql } from './list-cache';
 import { summaryContainsSql, summaryExpression, summaryOfAnyEntitySql, summarySql } from './visible-summary';
 
@@ -41,107 +38,20 @@ export const LIST_MESSAGES = {
   unsupported: 'This filter is not supported for this field',
 } as const;
 
-/**
- * The dossier's own columns: what a display item shows through settings.dossier_data or a system
- * field (systemdate, systemuser) through its dossier_data setting, and the sort names.
- */
-const DOSSIER_DATA: Record<string, { column: string; type: FieldTypeName; cast: SqlCast }> = {
-  id: { column: 'content_dossier.id', type: 'autoIncrement', cast: 'bigint' },
-  dossier_id: { column: 'content_dossier.id', type: 'autoIncrement', cast: 'bigint' },
-  summary: { column: 'content_dossier.summary', type: 'text', cast: 'text' },
-  created_at: { column: 'content_dossier.created_at', type: 'systemdate', cast: 'timestamptz' },
-  modified_at: { column: 'content_dossier.modified_at', type: 'systemdate', cast: 'timestamptz' },
-  created_by: { column: 'content_dossier.created_by', type: 'systemuser', cast: 'bigint' },
-  modified_by: { column: 'content_dossier.modified_by', type: 'systemuser', cast: 'bigint' },
-};
-const SORT_NAMES = ['id', 'summary', 'created_at', 'modified_at'];
-
-/** One column a filter, sort or aggregation can address. */
-export type Column = (
-  | {
-      kind: 'field';
-      itemId: number;
-      dataFieldId: number;
-      type: FieldTypeName;
-      settings: Record<string, unknown>;
-      cast: SqlCast;
-      /** the SQL text of the value (same text as its expression index) */
-      expression: string;
-    }
-  | {
-      /** one of the dossier's own columns (DOSSIER_DATA) */
-      kind: 'data';
-      itemId: number | null;
-      key: string;
-      type: FieldTypeName;
-      cast: SqlCast;
-      expression: string;
-    }
-  | { kind: 'link'; itemId: number; link: LinkRow; multiple: boolean }
-) & { sortable: boolean };
-
-function dataColumn(itemId: number, key: string, summaryKey: string | undefined): Column {
-  const data = DOSSIER_DATA[key];
-  const expression = key === 'summary' ? summaryExpression('content_dossier', summaryKey) : data.column;
-  return { kind: 'data', itemId, key, type: data.type, cast: data.cast, expression, sortable: true };
-}
-
-/**
- * The column behind a visible display item, null for items that hold no value (buttons, text).
- * `summaryKey`: the reader's summary key of the item's entity (policy/summary.ts), for the summary.
- * Settings are the item's merged settings (core fieldSettingsOf), as the dossier form reads them.
- */
-export function columnOf(visible: VisibleItem, summaryKey?: string): Column | null {
-  const { item, dataField, field, link } = visible;
-  const sortable = isItemSortable(visible);
-  if (link) {
-    const multiple = fieldSettingsOf(visible).multiple === true;
-    return { kind: 'link', itemId: item.id, link, multiple, sortable };
-  }
-  if (dataField && field && isFieldTypeName(field.type)) {
-    const type = field.type;
-    const settings = fieldSettingsOf(visible);
-    const source = getFieldType(type).source(settings);
-    // a system field shows one of the dossier's own columns, as a dossier-data item does
-    if (source.from === 'column') return dataColumn(item.id, source.column, summaryKey);
-    const cast = getFieldType(type).sqlCast(settings);
-    const expression = valueExpression(dataField.id, cast);
-    if (!expression) return null;
-    return {
-      kind: 'field',
-      itemId: item.id,
-      dataFieldId: dataField.id,
-      type,
-      settings,
-      cast,
-      expression,
-      sortable,
-    };
-  }
-  const key = item.settings?.dossier_data;
-  if (typeof key === 'string' && Object.hasOwn(DOSSIER_DATA, key))
-    return dataColumn(item.id, key, summaryKey);
-  return null;
-}
-
-/** Values that are ids of list options or users (a JSON number, or a list of them when multiple). */
-const holdsOptionsOrUsers = (type: FieldTypeName) => {
-  const refs = valueRefsOf(type);
-  return refs === 'options' || refs === 'users';
-};
-
 export interface ListParams {
   defDossierId: number;
   environmentId: number;
   limit: number;
   page: number;
   archived: (typeof ARCHIVED_FILTERS)[number];
-  summary: string | null;
+  /** the list's own filters (summary and per-column parameters) in the query model */
+  document: QueryDocument;
   /** the reader's summary keys per entity (policy/summary.ts): which summary they may see and search */
   summaryKeys: SummaryKeys;
   /** linked list mode: dossiers linked to this parent through `link` */
   embedded: { parentId: number; link: LinkRow } | null;
-  filters: RawBuilder<boolean>[];
+  /** the document compiled (compile/document.ts); `true` without filters */
+  condition: RawBuilder<boolean>;
   sorts: { expression: RawBuilder<unknown>; direction: 'asc' | 'desc' }[];
   aggregations: { column: Column; aggregate: Aggregation; param: string }[];
   /** what an index could serve (sort-indexes.ts): fields filtered on one value, and the field sorted on */
@@ -182,30 +92,7 @@ export function parseArchived(raw: unknown): ListParams['archived'] {
 /** Escapes LIKE wildcards so the text is matched literally (the escape character is \). */
 export const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-const ITEM_PARAM = /^(\d{1,10})(?:_(type|end|min|max|aggregate))?$/;
-const isEmptyValue = (v: string | undefined) => v === undefined || v.trim() === '';
-
-function dayBounds(ymd: Ymd, column: Column): { start: string; next: string } {
-  const withTime = column.kind !== 'link' && column.cast === 'timestamptz';
-  const nextDay = new Date(Date.UTC(ymd.year, ymd.month - 1, ymd.day + 1));
-  const nextYmd = {
-    year: nextDay.getUTCFullYear(),
-    month: nextDay.getUTCMonth() + 1,
-    day: nextDay.getUTCDate(),
-  };
-  if (!withTime) return { start: ymdToIso(ymd), next: ymdToIso(nextYmd) };
-  // Amsterdam day boundaries as UTC instants in the stored text form.
-  const start = parseDateTime(`${ymdToIso(ymd)}T00:00`) as Date;
-  const next = parseDateTime(`${ymdToIso(nextYmd)}T00:00`) as Date;
-  return { start: start.toISOString(), next: next.toISOString() };
-}
-
-/** The expression compared with a date parameter: ISO text for values, the column for data. */
-function dateOperand(column: Column, value: string): RawBuilder<unknown> {
-  if (column.kind === 'data') return sql`cast(${value} as timestamptz)`;
-  return sql`${value}`;
-}
-
+const AGGREGATE_PARAM = /^(\d{1,10})_aggregate$/;
 interface ParseResult {
   params: ListParams;
   errors: Record<string, string>;
@@ -220,6 +107,33 @@ export interface ParseContext {
   embedded: ListParams['embedded'];
   /** the reader's summary keys per entity; none: every summary as stored */
   summaryKeys?: SummaryKeys;
+  /** the reader (the logged-in user of user conditions) */
+  userId: number;
+}
+
+/** The listed entity as the compiler reads it: the fields of the columns the user may filter on. */
+function listEntityScope(ctx: ParseContext): EntityScope {
+  const fields = new Map<number, Column>();
+  const links = new Map<number, LinkRow>();
+  for (const column of ctx.filterable.values()) {
+    if (column.kind === 'field') fields.set(column.dataFieldId, column);
+    if (column.kind === 'link') links.set(column.link.id, column.link);
+  }
+  return { defDossierId: ctx.defDossierId, fields, links, summaryKey: ctx.summaryKeys?.get(ctx.defDossierId) };
+}
+
+/**
+ * The entities the list's link filters reach. Those filters name linked dossiers by id only (the
+ * dossier's own column), so no field of the linked entity is read.
+ */
+function linkedEntityScopes(ctx: ParseContext): Map<number, EntityScope> {
+  const scopes = new Map<number, EntityScope>();
+  for (const column of ctx.filterable.values())
+    if (column.kind === 'link') {
+      const id = column.link.child_def_dossier_id;
+      scopes.set(id, { defDossierId: id, fields: new Map(), links: new Map(), summaryKey: ctx.summaryKeys?.get(id) });
+    }
+  return scopes;
 }
 
 /** Validates the collection parameters against the columns the user may see. */
@@ -231,51 +145,51 @@ export function parseListParams(query: Raw, ctx: ParseContext): ParseResult {
     limit: parseLimit(query.limit),
     page: parsePage(query.page),
     archived: parseArchived(query.archived),
-    summary: null,
+    document: { combinators: [], include_archived: 'both' },
+    condition: sql<boolean>`true`,
     summaryKeys: ctx.summaryKeys ?? new Map(),
     embedded: ctx.embedded,
-    filters: [],
     sorts: [],
     aggregations: [],
     indexUse: { equalities: [], sort: null },
   };
-  const summary = first(query.summary);
-  if (!isEmptyValue(summary)) {
-    if ((summary as string).length > 255) errors.summary = LIST_MESSAGES.invalidValue;
-    else params.summary = (summary as string).trim();
+  // Filters: the parameters in the query model (core), compiled by the one compiler.
+  const filterColumns = new Map<number, ListFilterColumn>();
+  for (const [itemId, column] of ctx.filterable) {
+    const filterColumn = filterColumnOf(column);
+    if (filterColumn) filterColumns.set(itemId, filterColumn);
   }
-
-  // Group the item parameters per display item id.
-  const perItem = new Map<number, Map<string, { key: string; value: string | undefined }>>();
-  for (const [key, raw] of Object.entries(query)) {
-    const m = ITEM_PARAM.exec(key);
-    if (!m) continue;
-    const id = Number(m[1]);
-    const suffix = m[2] ?? '';
-    const value = first(raw);
-    if (!perItem.has(id)) perItem.set(id, new Map());
-    perItem.get(id)?.set(suffix, { key, value });
-  }
-
-  for (const [itemId, parts] of perItem) {
+  const translated = listFiltersToQuery(query, filterColumns);
+  Object.assign(errors, translated.errors);
+  params.document = { combinators: translated.combinators, include_archived: 'both' };
+  for (const itemId of translated.equalities) {
     const column = ctx.filterable.get(itemId);
-    const present = [...parts.values()].filter((p) => !isEmptyValue(p.value));
-    if (present.length === 0) continue; // empty search values are dropped (spec doc 2 section 5)
-    if (!column) {
-      for (const p of present) errors[p.key] = LIST_MESSAGES.unknownItem;
-      continue;
+    if (column?.kind === 'field') params.indexUse.equalities.push(column);
+  }
+  if (Object.keys(errors).length === 0) {
+    try {
+      params.condition = compileDocument(params.document, listEntityScope(ctx), {
+        environmentId: ctx.environmentId,
+        userId: ctx.userId,
+        today: todayYmd(),
+        entities: linkedEntityScopes(ctx),
+        queries: new Map(),
+      });
+    } catch (error) {
+      if (!(error instanceof QueryCompileError)) throw error;
+      errors[error.field] = error.message;
     }
-    const aggregate = parts.get('aggregate');
-    if (aggregate && !isEmptyValue(aggregate.value)) {
-      const name = (aggregate.value as string).trim();
-      const allowed = aggregationsOf(column);
-      if (!(allowed as string[]).includes(name)) errors[aggregate.key] = LIST_MESSAGES.invalidAggregate;
-      else params.aggregations.push({ column, aggregate: name as Aggregation, param: aggregate.key });
-    }
-    const filter = compileFilter(column, itemId, parts, errors, ctx.environmentId);
-    if (filter) params.filters.push(filter);
-    if (filter && column.kind === 'field' && isEquality(column, present))
-      params.indexUse.equalities.push(column);
+  }
+
+  // {id}_aggregate per visible column
+  for (const [key, raw] of Object.entries(query)) {
+    const m = AGGREGATE_PARAM.exec(key);
+    const name = first(raw)?.trim();
+    if (!m || !name) continue;
+    const column = ctx.filterable.get(Number(m[1]));
+    if (!column) errors[key] = LIST_MESSAGES.unknownItem;
+    else if (!(aggregationsOf(column) as string[]).includes(name)) errors[key] = LIST_MESSAGES.invalidAggregate;
+    else params.aggregations.push({ column, aggregate: name as Aggregation, param: key });
   }
 
   // sort[] and sortOrder[] (also accepted without the brackets)
@@ -294,18 +208,6 @@ export function parseListParams(query: Raw, ctx: ParseContext): ParseResult {
     }
   });
   return { params, errors };
-}
-
-/**
- * A filter that keeps one value of the field (one option, user or number, nothing else asked): an
- * index on that field followed by the sort field reads the page in order.
- */
-function isEquality(column: FieldColumn, present: { key: string; value: string | undefined }[]): boolean {
-  if (present.length !== 1 || present[0].key.includes('_')) return false;
-  const value = (present[0].value ?? '').trim();
-  if (column.cast === 'numeric' || column.cast === 'bigint') return parseNumber(value) !== null;
-  const single = holdsOptionsOrUsers(column.type) && column.settings.multiple !== true;
-  return single && /^\d{1,15}$/.test(value);
 }
 
 function aggregationsOf(column: Column): readonly Aggregation[] {
@@ -358,177 +260,6 @@ function linkedSummary(link: LinkRow, summaryKeys: SummaryKeys, environmentId: n
       and cl.child_id = content_dossier.id order by cl.rank, cl.id limit 1))`;
 }
 
-/** Dossiers linked to any of `ids` through the link, read in both directions. */
-function linkedTo(link: LinkRow, ids: number[], environmentId: number): RawBuilder<boolean> {
-  const forward = sql.raw(checkedId(link.id));
-  const viaForward = sql<boolean>`exists (select 1 from content_link cl
-    where cl.environment_id = ${environmentId} and cl.link_id = ${forward}
-    and cl.parent_id = content_dossier.id and cl.child_id in (${sql.join(ids)}))`;
-  if (!link.back_link_id) return viaForward;
-  const back = sql.raw(checkedId(link.back_link_id));
-  return sql<boolean>`(${viaForward} or exists (select 1 from content_link cl
-    where cl.environment_id = ${environmentId} and cl.link_id = ${back}
-    and cl.child_id = content_dossier.id and cl.parent_id in (${sql.join(ids)})))`;
-}
-
-function parseIds(text: string): number[] | null {
-  const parts = text
-    .split(',')
-    .map((p) => p.trim())
-    .filter(Boolean);
-  if (parts.length === 0 || parts.length > 100) return null;
-  const ids = parts.map((p) => (/^\d{1,15}$/.test(p) ? Number(p) : Number.NaN));
-  return ids.every((n) => Number.isSafeInteger(n) && n > 0) ? [...new Set(ids)] : null;
-}
-
-function parseNumber(text: string): number | null {
-  const n = parseLocaleNumber(text.trim());
-  return n !== null && Number.isFinite(n) && Math.abs(n) < 1e15 ? n : null;
-}
-
-function compileFilter(
-  column: Column,
-  itemId: number,
-  parts: Map<string, { key: string; value: string | undefined }>,
-  errors: Record<string, string>,
-  environmentId: number,
-): RawBuilder<boolean> | null {
-  const get = (suffix: string) => {
-    const p = parts.get(suffix);
-    return p && !isEmptyValue(p.value) ? (p.value as string).trim() : undefined;
-  };
-  const key = (suffix: string) => parts.get(suffix)?.key ?? `${itemId}${suffix ? `_${suffix}` : ''}`;
-  const value = get('');
-  const conditions: RawBuilder<boolean>[] = [];
-
-  if (column.kind === 'link') {
-    for (const suffix of ['type', 'end', 'min', 'max'])
-      if (get(suffix)) errors[key(suffix)] = LIST_MESSAGES.unsupported;
-    if (value === undefined) return null;
-    const ids = parseIds(value);
-    if (!ids) errors[key('')] = LIST_MESSAGES.invalidValue;
-    else conditions.push(linkedTo(column.link, ids, environmentId));
-    return conditions[0] ?? null;
-  }
-
-  const expr = sql.raw(column.expression);
-  const type = column.type;
-  const isDate = type === 'date' || type === 'systemdate';
-  const isNumber = column.cast === 'numeric' || column.cast === 'bigint';
-
-  if (isDate) {
-    for (const suffix of ['min', 'max']) if (get(suffix)) errors[key(suffix)] = LIST_MESSAGES.unsupported;
-    if (value === undefined) {
-      if (get('type') || get('end')) errors[key('')] = DOSSIER_MESSAGES.required;
-      return null;
-    }
-    const mode = get('type') ?? 'on';
-    if (!(DATE_FILTER_TYPES as readonly string[]).includes(mode)) {
-      errors[key('type')] = LIST_MESSAGES.invalidValue;
-      return null;
-    }
-    const from = toYmd(value);
-    if (!from) {
-      errors[key('')] = LIST_MESSAGES.invalidDate;
-      return null;
-    }
-    const a = dayBounds(from, column);
-    if (mode === 'on') {
-      conditions.push(sql<boolean>`${expr} >= ${dateOperand(column, a.start)}`);
-      conditions.push(sql<boolean>`${expr} < ${dateOperand(column, a.next)}`);
-    } else if (mode === 'after') {
-      conditions.push(sql<boolean>`${expr} >= ${dateOperand(column, a.next)}`);
-    } else if (mode === 'before') {
-      conditions.push(sql<boolean>`${expr} < ${dateOperand(column, a.start)}`);
-    } else {
-      const endText = get('end');
-      const to = endText ? toYmd(endText) : null;
-      if (!to) {
-        errors[key('end')] = endText ? LIST_MESSAGES.invalidDate : DOSSIER_MESSAGES.required;
-        return null;
-      }
-      const b = dayBounds(to, column);
-      conditions.push(sql<boolean>`${expr} >= ${dateOperand(column, a.start)}`);
-      conditions.push(sql<boolean>`${expr} < ${dateOperand(column, b.next)}`);
-    }
-    return sql<boolean>`(${sql.join(conditions, sql` and `)})`;
-  }
-
-  if (get('type') || get('end')) {
-    if (get('type')) errors[key('type')] = LIST_MESSAGES.unsupported;
-    if (get('end')) errors[key('end')] = LIST_MESSAGES.unsupported;
-  }
-
-  if (isNumber || type === 'calc') {
-    const numeric =
-      column.cast === 'numeric' || column.cast === 'bigint'
-        ? expr
-        : sql.raw(`((${column.expression})::numeric)`);
-    for (const [suffix, op] of [
-      ['min', '>='],
-      ['max', '<='],
-    ] as const) {
-      const text = get(suffix);
-      if (text === undefined) continue;
-      const n = parseNumber(text);
-      if (n === null) errors[key(suffix)] = LIST_MESSAGES.invalidNumber;
-      else conditions.push(sql<boolean>`${numeric} ${sql.raw(op)} ${n}`);
-    }
-    if (value !== undefined) {
-      if (type === 'autoIncrement' || type === 'calc' || column.cast === 'numeric') {
-        // the number itself; an autoIncrement may be typed with its prefix
-        const digits = type === 'autoIncrement' ? value.replace(/^\D+/, '') : value;
-        const n = parseNumber(digits);
-        if (n === null) errors[key('')] = LIST_MESSAGES.invalidNumber;
-        else conditions.push(sql<boolean>`${numeric} = ${n}`);
-      } else {
-        const n = parseNumber(value);
-        if (n === null) errors[key('')] = LIST_MESSAGES.invalidNumber;
-        else conditions.push(sql<boolean>`${numeric} = ${n}`);
-      }
-    }
-    return conditions.length ? sql<boolean>`(${sql.join(conditions, sql` and `)})` : null;
-  }
-
-  for (const suffix of ['min', 'max']) if (get(suffix)) errors[key(suffix)] = LIST_MESSAGES.unsupported;
-  if (value === undefined) return null;
-
-  if (column.cast === 'jsonb' && holdsOptionsOrUsers(type)) {
-    if (value.toUpperCase() === 'EMPTY') return sql<boolean>`(${expr} is null or ${expr} = 'null'::jsonb)`;
-    const ids = parseIds(value);
-    if (!ids) {
-      errors[key('')] = LIST_MESSAGES.invalidValue;
-      return null;
-    }
-    if (column.kind === 'field' && column.settings.multiple === true) {
-      const contains = ids.map((id) => sql<boolean>`${expr} @> cast(${JSON.stringify([id])} as jsonb)`);
-      return sql<boolean>`(${sql.join(contains, sql` or `)})`;
-    }
-    return sql<boolean>`${expr} in (${sql.join(ids.map((id) => sql`cast(${JSON.stringify(id)} as jsonb)`))})`;
-  }
-  if (column.kind === 'data' && column.type === 'systemuser') {
-    const ids = parseIds(value);
-    if (!ids) {
-      errors[key('')] = LIST_MESSAGES.invalidValue;
-      return null;
-    }
-    return sql<boolean>`${expr} in (${sql.join(ids)})`;
-  }
-  if (column.cast === 'text' || column.cast === 'jsonb') {
-    if (value.length > 255) {
-      errors[key('')] = LIST_MESSAGES.invalidValue;
-      return null;
-    }
-    const text = column.cast === 'jsonb' ? sql.raw(`(${column.expression})::text`) : expr;
-    return sql<boolean>`${text} ilike ${likeContains(value)}`;
-  }
-  if (column.cast === 'interval' && column.kind === 'field') {
-    return sql<boolean>`${sql.raw(`("values" ->> '${checkedId(column.dataFieldId)}')`)} = ${value}`;
-  }
-  errors[key('')] = LIST_MESSAGES.unsupported;
-  return null;
-}
-
 export type ListQuery = SelectQueryBuilder<Database, 'content_dossier', object>;
 
 /** The filtered set (no order, no paging): the base of the page, the count and the aggregations. */
@@ -539,10 +270,6 @@ export function filteredQuery(db: Db, params: ListParams): ListQuery {
     .where('content_dossier.def_dossier_id', '=', params.defDossierId);
   if (params.archived === 'none') q = q.where('content_dossier.archived', '=', false);
   else if (params.archived === 'only') q = q.where('content_dossier.archived', '=', true);
-  if (params.summary) {
-    const key = params.summaryKeys.get(params.defDossierId);
-    q = q.where(summaryContainsSql('content_dossier', key, params.summary));
-  }
   if (params.embedded) {
     const { parentId, link } = params.embedded;
     const env = params.environmentId;
@@ -555,7 +282,7 @@ export function filteredQuery(db: Db, params: ListParams): ListQuery {
         : sql<boolean>`content_dossier.id in (select cl.child_id from content_link cl where cl.environment_id = ${env} and cl.link_id = ${forward} and cl.parent_id = ${parentId})`,
     );
   }
-  for (const filter of params.filters) q = q.where(filter);
+  if (params.document.combinators.length) q = q.where(params.condition);
   return q;
 }
 

@@ -12,7 +12,8 @@ import { createTestApp, type TestApp } from '../../test/test-app';
 import { entityDossierPartition } from '../db/partitions';
 import { syncFieldIndexes } from './field-indexes';
 import { indexJobsIdle } from './index-jobs';
-import { type Column, columnOf, type ListParams, parseListParams } from './list-query';
+import { type Column, columnOf } from './compile/columns';
+import { type ListParams, parseListParams } from './list-query';
 import { buildSortIndex, LARGE_SET, MAX_PER_ENTITY, sortIndexFor, USES_BEFORE_BUILD } from './sort-indexes';
 
 let t: TestApp;
@@ -61,6 +62,7 @@ describe('sortIndexFor', () => {
         environmentId: c.s.environment.id,
         filterable: columns,
         embedded: null,
+        userId: c.s.memberId,
       });
       expect(errors).toEqual({});
       return params;

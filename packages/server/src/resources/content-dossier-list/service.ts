@@ -30,9 +30,8 @@ import { countedAggregations } from '../../query/dossier-counts';
 import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
 import { cachedResult, queryKey } from '../../query/list-cache';
 import { type ListTotal, listTotal } from '../../query/list-count';
+import { type Column, columnOf } from '../../query/compile/columns';
 import {
-  type Column,
-  columnOf,
   countQuery,
   type ListParams,
   type PageLinkedDossier,
@@ -148,6 +147,7 @@ export async function listDossiers(
     filterable: columns,
     embedded,
     summaryKeys,
+    userId: user.id,
   });
   if (Object.keys(errors).length) throw badRequest(errors);
 
