@@ -24,7 +24,11 @@ export type ListFilterColumn = {
   numeric: boolean;
   /** holds several options or users */
   multiple: boolean;
-} & ({ kind: 'field'; fieldId: number } | { kind: 'data'; key: SystemField } | { kind: 'link'; linkId: number });
+} & (
+  | { kind: 'field'; fieldId: number }
+  | { kind: 'data'; key: SystemField }
+  | { kind: 'link'; linkId: number }
+);
 
 const ITEM_PARAM = /^(\d{1,10})(?:_(type|end|min|max))?$/;
 const SUFFIXES = ['', 'type', 'end', 'min', 'max'] as const;
@@ -116,7 +120,9 @@ export function listFiltersToQuery(
       else
         links.push({
           id: column.linkId,
-          combinators: [{ combine: 'AND', fields: [{ id: 'id', type: 'in', value: ids }], links: [], combinators: [] }],
+          combinators: [
+            { combine: 'AND', fields: [{ id: 'id', type: 'in', value: ids }], links: [], combinators: [] },
+          ],
         });
       continue;
     }
@@ -240,7 +246,8 @@ export function queryToListFilters(
     for (const l of combinator.links) {
       const column = byTarget.get(`l${l.id}`);
       const ids = l.combinators[0]?.fields[0];
-      if (column && ids?.id === 'id' && Array.isArray(ids.value)) params[String(column.itemId)] = ids.value.join(',');
+      if (column && ids?.id === 'id' && Array.isArray(ids.value))
+        params[String(column.itemId)] = ids.value.join(',');
     }
   }
   return params;

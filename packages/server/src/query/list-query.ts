@@ -14,15 +14,17 @@ import {
 import { type RawBuilder, type Selectable, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../db/database';
 import type { Database } from '../db/schema';
-import type { LinkRow, VisibleItem } from '../policy/display-item';
+import type { LinkRow } from '../policy/display-item';
 import type { SummaryKeys } from '../policy/summary';
+
 export type { Column } from './compile/columns';
+
 import { type Column, DOSSIER_DATA, filterColumnOf, SORT_NAMES } from './compile/columns';
 import { QueryCompileError } from './compile/conditions';
 import { compileDocument, type EntityScope } from './compile/document';
 import { checkedId } from './field-expression';
 import { dataVersionSql } from './list-cache';
-import { summaryContainsSql, summaryExpression, summaryOfAnyEntitySql, summarySql } from './visible-summary';
+import { summaryExpression, summaryOfAnyEntitySql, summarySql } from './visible-summary';
 
 // Compiles the collection parameters of GET /api/contentdossier (spec doc 2 section 7) to one
 // parameterised query. Every value the caller sends travels as a parameter; only ids read from
@@ -119,7 +121,12 @@ function listEntityScope(ctx: ParseContext): EntityScope {
     if (column.kind === 'field') fields.set(column.dataFieldId, column);
     if (column.kind === 'link') links.set(column.link.id, column.link);
   }
-  return { defDossierId: ctx.defDossierId, fields, links, summaryKey: ctx.summaryKeys?.get(ctx.defDossierId) };
+  return {
+    defDossierId: ctx.defDossierId,
+    fields,
+    links,
+    summaryKey: ctx.summaryKeys?.get(ctx.defDossierId),
+  };
 }
 
 /**
@@ -131,7 +138,12 @@ function linkedEntityScopes(ctx: ParseContext): Map<number, EntityScope> {
   for (const column of ctx.filterable.values())
     if (column.kind === 'link') {
       const id = column.link.child_def_dossier_id;
-      scopes.set(id, { defDossierId: id, fields: new Map(), links: new Map(), summaryKey: ctx.summaryKeys?.get(id) });
+      scopes.set(id, {
+        defDossierId: id,
+        fields: new Map(),
+        links: new Map(),
+        summaryKey: ctx.summaryKeys?.get(id),
+      });
     }
   return scopes;
 }
@@ -188,7 +200,8 @@ export function parseListParams(query: Raw, ctx: ParseContext): ParseResult {
     if (!m || !name) continue;
     const column = ctx.filterable.get(Number(m[1]));
     if (!column) errors[key] = LIST_MESSAGES.unknownItem;
-    else if (!(aggregationsOf(column) as string[]).includes(name)) errors[key] = LIST_MESSAGES.invalidAggregate;
+    else if (!(aggregationsOf(column) as string[]).includes(name))
+      errors[key] = LIST_MESSAGES.invalidAggregate;
     else params.aggregations.push({ column, aggregate: name as Aggregation, param: key });
   }
 
@@ -318,7 +331,14 @@ export interface PageLinkedDossier {
  */
 export type PageRow = Pick<
   Selectable<Database['content_dossier']>,
-  'id' | 'def_dossier_id' | 'environment_id' | 'archived' | 'values' | 'created_by' | 'modified_by' | 'summary'
+  | 'id'
+  | 'def_dossier_id'
+  | 'environment_id'
+  | 'archived'
+  | 'values'
+  | 'created_by'
+  | 'modified_by'
+  | 'summary'
 > & {
   created_at: string;
   modified_at: string;

@@ -10,9 +10,9 @@ import { adminSetup } from '../../test/entity-test-setup';
 import { buildDefDossier } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { entityDossierPartition } from '../db/partitions';
+import { type Column, columnOf } from './compile/columns';
 import { syncFieldIndexes } from './field-indexes';
 import { indexJobsIdle } from './index-jobs';
-import { type Column, columnOf } from './compile/columns';
 import { type ListParams, parseListParams } from './list-query';
 import { buildSortIndex, LARGE_SET, MAX_PER_ENTITY, sortIndexFor, USES_BEFORE_BUILD } from './sort-indexes';
 

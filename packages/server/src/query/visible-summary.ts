@@ -21,7 +21,7 @@ export function visibleSummary(row: SummaryColumns, key: string | undefined): st
 // Keys are made of our own ids (policy/summary.ts, summaryVariantKey), so they may be written into
 // the SQL text like the ids of field expressions; anything else is refused.
 const KEY = /^[\d,]*\|[\d,]*$/;
-const ALIAS = /^[a-z_]+$/;
+const ALIAS = /^[a-z_][a-z0-9_]*$/;
 
 /** The SQL text of the summary of dossier `alias` for a reader with this key. */
 export function summaryExpression(alias: string, key: string | undefined): string {

@@ -1,4 +1,13 @@
-import { type FieldTypeName, fieldSettingsOf, getFieldType, isFieldTypeName, isItemSortable, type ListFilterColumn, type SqlCast, type SystemField } from '@dossierbase/core';
+import {
+  type FieldTypeName,
+  fieldSettingsOf,
+  getFieldType,
+  isFieldTypeName,
+  isItemSortable,
+  type ListFilterColumn,
+  type SqlCast,
+  type SystemField,
+} from '@dossierbase/core';
 import type { LinkRow, VisibleItem } from '../../policy/display-item';
 import { valueExpression } from '../field-expression';
 import { summaryExpression } from '../visible-summary';
@@ -89,7 +98,6 @@ export function columnOf(visible: VisibleItem, summaryKey?: string): Column | nu
   return null;
 }
 
-
 const SYSTEM_KEYS: Record<string, SystemField> = {
   id: 'id',
   dossier_id: 'id',
@@ -105,11 +113,25 @@ export function filterColumnOf(column: Column): ListFilterColumn | null {
   if (column.itemId === null) return null;
   const base = { itemId: column.itemId };
   if (column.kind === 'link')
-    return { ...base, kind: 'link', linkId: column.link.id, type: 'link', numeric: false, multiple: column.multiple };
+    return {
+      ...base,
+      kind: 'link',
+      linkId: column.link.id,
+      type: 'link',
+      numeric: false,
+      multiple: column.multiple,
+    };
   // user ids are bigint too, but a user filter names users
   const numeric = (column.cast === 'numeric' || column.cast === 'bigint') && column.type !== 'systemuser';
   if (column.kind === 'data')
-    return { ...base, kind: 'data', key: SYSTEM_KEYS[column.key], type: column.type, numeric, multiple: false };
+    return {
+      ...base,
+      kind: 'data',
+      key: SYSTEM_KEYS[column.key],
+      type: column.type,
+      numeric,
+      multiple: false,
+    };
   return {
     ...base,
     kind: 'field',

@@ -3,6 +3,7 @@ import {
   type FieldCondition,
   type FieldTypeName,
   isOperatorAllowed,
+  operatorValueSchema,
   parseDateTime,
   type SystemField,
   type Ymd,
@@ -50,7 +51,9 @@ export function systemColumn(key: SystemField, alias: string, summaryKey: string
   const column = dataColumn(0, key, summaryKey);
   if (column.kind !== 'data') throw new Error('not a data column');
   const expression =
-    key === 'summary' ? summaryExpression(alias, summaryKey) : DOSSIER_DATA[key].column.replace('content_dossier.', `${alias}.`);
+    key === 'summary'
+      ? summaryExpression(alias, summaryKey)
+      : DOSSIER_DATA[key].column.replace('content_dossier.', `${alias}.`);
   return { ...column, itemId: null, expression };
 }
 
@@ -71,7 +74,11 @@ const shift = (from: Ymd, amount: number, unit: string): Ymd =>
       : unit === 'years'
         ? addMonths(from, 12 * amount)
         : addDays(from, amount);
-const isoToYmd = (iso: string): Ymd => ({ year: +iso.slice(0, 4), month: +iso.slice(5, 7), day: +iso.slice(8, 10) });
+const isoToYmd = (iso: string): Ymd => ({
+  year: +iso.slice(0, 4),
+  month: +iso.slice(5, 7),
+  day: +iso.slice(8, 10),
+});
 
 /**
  * Conditions on a date compare with the start of a day: the stored ISO text of a date, or for a
@@ -95,14 +102,18 @@ const not = (cond: RawBuilder<boolean>) => sql<boolean>`not coalesce(${cond}, fa
 
 function textOf(column: Column, expression: string): RawBuilder<string> {
   if (column.kind !== 'link' && column.cast === 'jsonb') return sql.raw(`(${expression} #>> '{}')`);
-  if (column.kind !== 'link' && (column.cast === 'numeric' || column.cast === 'bigint' || column.cast === 'interval'))
+  if (
+    column.kind !== 'link' &&
+    (column.cast === 'numeric' || column.cast === 'bigint' || column.cast === 'interval')
+  )
     return sql.raw(`(${expression})::text`);
   return sql.raw(expression);
 }
 
 /** The value as a number: the column itself when stored as one, else its text when it reads as one. */
 function numberOf(column: Column, expression: string): RawBuilder<number> {
-  if (column.kind !== 'link' && (column.cast === 'numeric' || column.cast === 'bigint')) return sql.raw(expression);
+  if (column.kind !== 'link' && (column.cast === 'numeric' || column.cast === 'bigint'))
+    return sql.raw(expression);
   const text = textOf(column, expression);
   return sql<number>`(case when ${text} ~ '^\\s*-?[0-9]+(\\.[0-9]+)?\\s*$' then (${text})::numeric end)`;
 }
@@ -112,7 +123,11 @@ function isEmpty(column: Column, expression: string): RawBuilder<boolean> {
   const expr = sql.raw(expression);
   if (column.kind !== 'link' && column.cast === 'jsonb')
     return sql<boolean>`(${expr} is null or ${expr} in ('null'::jsonb, '""'::jsonb, '[]'::jsonb))`;
-  if (column.kind !== 'link' && (column.cast === 'text' || column.cast === 'date' || column.cast === 'timestamptz'))
+  // stored values keep dates as text; the dossier's own date columns are timestamptz
+  if (
+    column.kind === 'field' &&
+    (column.cast === 'text' || column.cast === 'date' || column.cast === 'timestamptz')
+  )
     return sql<boolean>`(${expr} is null or ${expr} = '')`;
   return sql<boolean>`(${expr} is null)`;
 }
@@ -121,7 +136,8 @@ function isEmpty(column: Column, expression: string): RawBuilder<boolean> {
 function holds(column: Column, expression: string, id: number): RawBuilder<boolean> {
   const expr = sql.raw(expression);
   if (column.kind === 'field' && column.cast === 'jsonb') {
-    if (column.settings.multiple === true) return sql<boolean>`${expr} @> cast(${JSON.stringify([id])} as jsonb)`;
+    if (column.settings.multiple === true)
+      return sql<boolean>`${expr} @> cast(${JSON.stringify([id])} as jsonb)`;
     return sql<boolean>`${expr} = cast(${JSON.stringify(id)} as jsonb)`;
   }
   return sql<boolean>`${expr} = ${id}`;
@@ -157,14 +173,22 @@ export function compileCondition(
   column: Column,
   scope: ConditionScope,
 ): RawBuilder<boolean> {
-  if (column.kind === 'link') throw new QueryCompileError(String(condition.id), COMPILE_MESSAGES.unknownField);
+  if (column.kind === 'link')
+    throw new QueryCompileError(String(condition.id), COMPILE_MESSAGES.unknownField);
   const type: FieldTypeName = condition.id === 'id' ? 'autoIncrement' : column.type;
   // the dossier id compares as a number, or is one of a list of dossiers
-  const allowed = isOperatorAllowed(type, condition.type) || (condition.id === 'id' && condition.type === 'in');
+  const allowed =
+    isOperatorAllowed(type, condition.type) || (condition.id === 'id' && condition.type === 'in');
   if (!allowed) throw new QueryCompileError(String(condition.id), COMPILE_MESSAGES.operator);
+  const parsed = operatorValueSchema(type, condition.type).safeParse(condition.value);
+  if (!parsed.success)
+    throw new QueryCompileError(
+      String(condition.id),
+      parsed.error.issues[0]?.message ?? COMPILE_MESSAGES.value,
+    );
+  const value = parsed.data as ConditionValue;
   const { expression } = column;
   const expr = sql.raw(expression);
-  const value = condition.value;
   const op = condition.type;
   const isDate = type === 'date' || type === 'systemdate';
 
@@ -180,26 +204,35 @@ export function compileCondition(
   }
   if (op.startsWith('number_')) {
     const n = numberOf(column, expression);
-    const compare = { number_equals: '=', number_not_equals: '<>', number_gt: '>', number_gte: '>=', number_lt: '<', number_lte: '<=' }[
-      op as 'number_equals'
-    ];
+    const compare = {
+      number_equals: '=',
+      number_not_equals: '<>',
+      number_gt: '>',
+      number_gte: '>=',
+      number_lt: '<',
+      number_lte: '<=',
+    }[op as 'number_equals'];
     const cond = sql<boolean>`${n} ${sql.raw(compare)} ${Number(value)}`;
     return op === 'number_not_equals' ? not(sql<boolean>`${n} = ${Number(value)}`) : cond;
   }
 
   if (isDate) {
-    if (value === 'NULL') return op === 'not_equals' ? not(isEmpty(column, expression)) : isEmpty(column, expression);
-    if (value === 'NOT NULL') return op === 'not_equals' ? isEmpty(column, expression) : not(isEmpty(column, expression));
+    if (value === 'NULL')
+      return op === 'not_equals' ? not(isEmpty(column, expression)) : isEmpty(column, expression);
+    if (value === 'NOT NULL')
+      return op === 'not_equals' ? isEmpty(column, expression) : not(isEmpty(column, expression));
     const today = scope.today;
     if (op === 'equals' || op === 'not_equals') {
       const day = isoToYmd(String(value));
       const on = daysBetween(expr, column, day, day);
       return op === 'equals' ? on : not(on);
     }
-    if (op === 'date_gt') return sql<boolean>`${expr} >= ${dayStart(column, addDays(isoToYmd(String(value)), 1))}`;
+    if (op === 'date_gt')
+      return sql<boolean>`${expr} >= ${dayStart(column, addDays(isoToYmd(String(value)), 1))}`;
     if (op === 'date_gte') return sql<boolean>`${expr} >= ${dayStart(column, isoToYmd(String(value)))}`;
     if (op === 'date_lt') return sql<boolean>`${expr} < ${dayStart(column, isoToYmd(String(value)))}`;
-    if (op === 'date_lte') return sql<boolean>`${expr} < ${dayStart(column, addDays(isoToYmd(String(value)), 1))}`;
+    if (op === 'date_lte')
+      return sql<boolean>`${expr} < ${dayStart(column, addDays(isoToYmd(String(value)), 1))}`;
     if (op === 'date_between' && Array.isArray(value))
       return daysBetween(expr, column, isoToYmd(String(value[0])), isoToYmd(String(value[1])));
     const relative = RELATIVE.exec(op);

@@ -70,7 +70,10 @@ export function compileDocument(
   expanding: number[] = [],
 ): RawBuilder<boolean> {
   const walk: Walk = { ctx, depth: 1, expanding, aliases: 0 };
-  return group('AND', document.combinators.map((c) => combinator(c, entity, 'content_dossier', walk)));
+  return group(
+    'AND',
+    document.combinators.map((c) => combinator(c, entity, 'content_dossier', walk)),
+  );
 }
 
 function group(combine: 'AND' | 'OR', parts: RawBuilder<boolean>[]): RawBuilder<boolean> {
@@ -96,13 +99,18 @@ function field(f: FieldCondition, entity: EntityScope, alias: string, walk: Walk
   if (f.id === 'summary' && f.type === 'string_like_equals')
     return summaryContainsSql(alias, entity.summaryKey, String(f.value));
   const column =
-    typeof f.id === 'number'
-      ? entity.fields.get(f.id)
-      : systemColumn(f.id, alias, entity.summaryKey);
+    typeof f.id === 'number' ? entity.fields.get(f.id) : systemColumn(f.id, alias, entity.summaryKey);
   if (!column) throw new QueryCompileError(String(f.id), COMPILE_MESSAGES.unknownField);
   const qualified =
-    column.kind === 'field' ? { ...column, expression: column.expression.replace('"values"', `${alias}."values"`) } : column;
-  return compileCondition(f, qualified, { alias, summaryKey: entity.summaryKey, userId: walk.ctx.userId, today: walk.ctx.today });
+    column.kind === 'field'
+      ? { ...column, expression: column.expression.replace('"values"', `${alias}."values"`) }
+      : column;
+  return compileCondition(f, qualified, {
+    alias,
+    summaryKey: entity.summaryKey,
+    userId: walk.ctx.userId,
+    today: walk.ctx.today,
+  });
 }
 
 /**
@@ -127,7 +135,10 @@ function link(l: LinkCondition, entity: EntityScope, alias: string, walk: Walk):
     : sql`(select cl.child_id as id from content_link cl where cl.environment_id = ${env} and cl.link_id = ${forward} and cl.parent_id = ${outerId})`;
   const conditions: RawBuilder<boolean>[] = [
     archivedSql(inner, l.include_archived ?? 'both'),
-    group('AND', l.combinators.map((c) => combinator(c, target, inner, walk))),
+    group(
+      'AND',
+      l.combinators.map((c) => combinator(c, target, inner, walk)),
+    ),
   ];
   if (l.where_other_type && l.where_other_query) {
     const other = otherQuery(l.where_other_query, target, inner, walk);
