@@ -37,6 +37,7 @@ import { defFieldListRoutes } from './resources/def-field-list/routes';
 import { displayCustomViewRoutes } from './resources/display-custom-view/routes';
 import { displayItemRoutes } from './resources/display-item/routes';
 import { displayPositionRoutes } from './resources/display-position/routes';
+import { dossierQueryRoutes } from './resources/dossier-query/routes';
 import { environmentRoutes } from './resources/environment/routes';
 import { environmentTextRoutes } from './resources/environment-text/routes';
 import { fileRoutes } from './resources/file/routes';
@@ -210,6 +211,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       await api.register(displayPositionRoutes);
       await api.register(displayItemRoutes);
       await api.register(displayCustomViewRoutes);
+      await api.register(dossierQueryRoutes);
       await api.register(contentDossierListRoutes);
       await api.register(contentDossierRoutes);
       await api.register(fileRoutes);

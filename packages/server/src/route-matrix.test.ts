@@ -40,6 +40,7 @@ interface Tenant {
   backlinkUuid: string;
   position: number;
   customView: number;
+  query: number;
   role: number;
   dossier: number;
   projectDossier: number;
@@ -330,6 +331,21 @@ const ROUTES: Record<string, Case> = {
     fill: (x) => ({ params: { id: x.customView }, body: { viewName: 'renamed' } }),
   },
   'DELETE /api/displaycustomview/:id': { fill: (x) => ({ params: { id: x.customView } }) },
+  'GET /api/dossierquery': { fill: (x) => ({ query: { environment: x.environment } }) },
+  'GET /api/dossierquery/:id': { fill: (x) => ({ params: { id: x.query } }) },
+  'POST /api/dossierquery': {
+    fill: (x) => ({ body: { environment: x.environment, defDossier: x.entity, data: { combinators: [] } } }),
+  },
+  'POST /api/dossierquery/count': {
+    fill: (x) => ({ body: { environment: x.environment, defDossier: x.entity, data: { combinators: [] } } }),
+  },
+  'PATCH /api/dossierquery/:id': {
+    fill: (x) => ({
+      params: { id: x.query },
+      body: { translations: [{ culture: 'en_GB', search_name: 'Renamed' }] },
+    }),
+  },
+  'DELETE /api/dossierquery/:id': { fill: (x) => ({ params: { id: x.query } }) },
 
   // dossiers
   'GET /api/contentdossier': {
@@ -500,6 +516,15 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     .values({ environment_id: env, def_dossier_id: entity.id, view_name: `${mark} view` })
     .returning('id')
     .executeTakeFirstOrThrow();
+  const query = await t.db
+    .insertInto('dossier_query')
+    .values({
+      environment_id: env,
+      def_dossier_id: entity.id,
+      data: { combinators: [], include_archived: 'both' },
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   for (const owner of [entity, project]) {
     await buildPermission(t.db, owner, role.id, ['show', 'create', 'edit', 'delete', 'archive']);
   }
@@ -549,6 +574,7 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     backlinkUuid: backlink.uuid,
     position,
     customView: customView.id,
+    query: query.id,
     role: role.id,
     dossier: dossier.json().id,
     projectDossier: projectDossier.json().id,

@@ -3,6 +3,7 @@ export * from './activity';
 export * from './auth';
 export * from './common';
 export * from './dossier';
+export * from './dossier-query';
 export * from './entity';
 export * from './entity-answers';
 export * from './environment';

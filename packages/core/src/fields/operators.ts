@@ -145,6 +145,8 @@ export const OPERATOR_VALUE_SCHEMAS: Readonly<Record<OperatorValueKind, z.ZodTyp
   count_range: pair(wholeNumber),
   option: z.union([z.literal('EMPTY'), id]),
   // option, user or (for the system field id) dossier ids, which are bigint
-  options: z.array(z.union([z.literal('EMPTY'), z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)])).min(1),
+  options: z
+    .array(z.union([z.literal('EMPTY'), z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER)]))
+    .min(1),
   user: z.union([z.literal('CURRENT_USER'), z.literal(''), z.null(), id]),
 };

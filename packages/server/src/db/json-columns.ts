@@ -24,6 +24,7 @@ import {
  */
 export const JSON_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   app_user: ['private_settings'],
+  dossier_query: ['data', 'translations'],
   environment: ['settings'],
   role: ['translations'],
   def_dossier: ['translations', 'settings'],

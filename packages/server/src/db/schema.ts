@@ -1,3 +1,4 @@
+import type { QueryDocument, QueryTranslation } from '@dossierbase/core';
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
 
 // Table types for Kysely; kept by hand beside the migrations that create them.
@@ -459,7 +460,23 @@ export interface SummaryRefreshTable {
   requested_at: Generated<Date>;
 }
 
+/** A saved query (dossier_query): a query document over one entity. */
+export interface DossierQueryTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  environment_id: number;
+  def_dossier_id: number;
+  /** the query document (core queryDocumentSchema) */
+  data: Json<QueryDocument>;
+  translations: JsonArray<QueryTranslation[]>;
+  created_by: number | null;
+  modified_by: number | null;
+  created_at: Generated<Date>;
+  modified_at: Generated<Date>;
+}
+
 export interface Database {
+  dossier_query: DossierQueryTable;
   app_setting: AppSettingTable;
   app_user: AppUserTable;
   locale: LocaleTable;

@@ -26,11 +26,11 @@ import { authorize, canShowDossiers } from '../../policy/dossier';
 import { entitiesShownToRoles, entityPermissions, openEntityScope } from '../../policy/entity';
 import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from '../../policy/environment';
 import { readerSummaryKeys } from '../../policy/summary';
+import { type Column, columnOf } from '../../query/compile/columns';
 import { countedAggregations } from '../../query/dossier-counts';
 import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
 import { cachedResult, queryKey } from '../../query/list-cache';
 import { type ListTotal, listTotal } from '../../query/list-count';
-import { type Column, columnOf } from '../../query/compile/columns';
 import {
   countQuery,
   type ListParams,
@@ -44,6 +44,7 @@ import {
 import { noteSortIndexUse } from '../../query/sort-indexes';
 import { summaryContainsSql, summarySql } from '../../query/visible-summary';
 import { presentItems } from '../content-dossier/present';
+import { compileForUser, savedQueryOf } from '../dossier-query/service';
 import { dossierWire } from './present';
 
 export const FILTER_VIEWS = ['list', 'search', 'advanced-search'];
@@ -126,8 +127,10 @@ export async function listDossiers(
   const environmentId = environmentRaw === undefined ? null : positiveId(environmentRaw);
   if (environmentRaw !== undefined && !environmentId) throw badRequest({ environment: 'Enter a valid id' });
   const { access } = await openEntityForShow(db, user, defDossierId, environmentId);
-  // Saved queries (the query builder) do not exist yet, so no id can name one: refused, not ignored.
-  if (firstText(query.dossierQuery)) throw badRequest({ dossierQuery: 'Unknown query' });
+  const savedQueryId = firstText(query.dossierQuery);
+  const saved = savedQueryId
+    ? await savedQueryOf(db, access.environment.id, defDossierId, positiveId(savedQueryId) ?? 0)
+    : null;
   ensureFieldIndexesOnce(db, defDossierId, options.indexes);
 
   const [visible, summaryKeys] = await Promise.all([
@@ -150,6 +153,23 @@ export async function listDossiers(
     userId: user.id,
   });
   if (Object.keys(errors).length) throw badRequest(errors);
+  if (saved) {
+    // a saved query narrows the list's own filters (AND); its archived choice holds unless the list
+    // names one itself
+    const { condition } = await compileForUser(db, access, user, defDossierId, {
+      ...saved.data,
+      include_archived: query.archived === undefined ? saved.data.include_archived : 'both',
+    });
+    params.condition = sql<boolean>`(${params.condition} and ${condition})`;
+    params.document = {
+      ...params.document,
+      combinators: [...params.document.combinators, ...saved.data.combinators],
+    };
+    if (query.archived === undefined) params.archived = 'both';
+    // the saved query is part of the filtered set: an empty one still reads every row, not the counters
+    if (params.document.combinators.length === 0)
+      params.document.combinators.push({ combine: 'AND', fields: [], links: [], combinators: [] });
+  }
 
   const listItems = visible.filter((v) => v.item.view === 'list');
   const [{ rows, dataVersion }, items] = await Promise.all([
