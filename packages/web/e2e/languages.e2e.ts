@@ -56,7 +56,7 @@ beforeAll(async () => {
 afterAll(() => stack?.close());
 
 async function expectNoEnglish(page: Page, phrases: string[], screen: string) {
-  const text = await page.locator('body').textContent();
+  const text = await page.locator('body').innerText();
   expect(
     phrases.filter((phrase) => text.includes(phrase)),
     screen,
@@ -71,7 +71,7 @@ test.each(LANGUAGES)('the shell, a list, a dossier and the field designer in %s'
     await page.getByTestId('language-switch').click();
     await page.getByTestId(`language-option-${code}`).click();
     await page.waitForFunction(
-      (expected) => document.body.textContent.includes(expected),
+      (expected) => document.body.innerText.includes(expected),
       catalogue.shell.help,
     );
     await screenshot(page, `language-${code}-shell`);
