@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { buildEveryTypeEntity, type EveryTypeEntity, insertDossier } from './dossier-fixture';
+import { openBrowser, openDemoAsAdmin, type Stack, screenshot, startStack } from './harness';
+
+// The dossier action bar (issue 18 part 1): an admin copies a dossier's link and opens it in a new
+// tab, archives it (confirmed) and de-archives it, and deletes another one, which leads to the list.
+
+let stack: Stack;
+let fixture: EveryTypeEntity;
+beforeAll(async () => {
+  stack = await startStack();
+  fixture = await buildEveryTypeEntity(stack.db, 'Casefile');
+  await stack.db
+    .updateTable('def_dossier')
+    .set({ archivable: true })
+    .where('id', '=', fixture.entity.id)
+    .execute();
+});
+afterAll(() => stack?.close());
+
+const name = (values: string) => ({ [String(fixture.fields.Name.dataFieldId)]: values });
+
+test('copy a dossier link and open it; archive, de-archive and delete from the action bar', async () => {
+  const first = await insertDossier(stack.db, fixture.entity, 'Linked case', name('Linked case'));
+  const second = await insertDossier(stack.db, fixture.entity, 'Doomed case', name('Doomed case'));
+  const { context, page, close } = await openBrowser(stack.baseUrl);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.baseUrl });
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+    await page.goto(`/contentdossier/${first}?selectedTab=${fixture.tabPositionId}`);
+    await page.getByTestId('dossier-action-bar').waitFor();
+    await screenshot(page, 'dossier-action-bar');
+
+    // Share > Copy link, with the keyboard: the toast, and the address on the clipboard
+    await page.getByTestId('dossier-share').focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('dossier-copy-link').waitFor();
+    await screenshot(page, 'dossier-share-menu');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('notification-success').filter({ hasText: 'Link Copied' }).waitFor();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    expect(link).toBe(`${stack.baseUrl}/contentdossier/${first}?selectedTab=${fixture.tabPositionId}`);
+
+    // the link opens the dossier on that tab in another tab of the browser
+    const other = await context.newPage();
+    await other.goto(link);
+    await other.getByTestId('dossier-title').filter({ hasText: 'Linked case' }).waitFor();
+    expect(
+      await other.getByTestId(`dossier-tab-${fixture.tabPositionId}`).getAttribute('aria-selected'),
+    ).toBe('true');
+    await other.close();
+
+    // archive asks first; de-archive does not
+    await page.getByTestId('dossier-archive').click();
+    await page.getByTestId('dossier-archive-modal').waitFor();
+    await screenshot(page, 'dossier-archive-confirm');
+    await page.getByTestId('dossier-archive-confirm').click();
+    await page.getByTestId('dossier-archived-banner').waitFor();
+    await page.getByTestId('dossier-dearchive').click();
+    await page.getByTestId('dossier-archive').waitFor();
+    expect(await page.getByTestId('dossier-archived-banner').count()).toBe(0);
+
+    // the field designer link is there for an admin
+    expect(await page.getByTestId('dossier-field-designer').getAttribute('href')).toBe(
+      `/fieldeditor/${fixture.entity.id}`,
+    );
+
+    // delete asks, then leads to the entity's list
+    await page.goto(`/contentdossier/${second}`);
+    await page.getByTestId('dossier-delete').click();
+    await page.getByTestId('dossier-delete-modal').waitFor();
+    await screenshot(page, 'dossier-delete-confirm');
+    await page.getByTestId('dossier-delete-confirm').click();
+    await page.waitForURL(`**/defdossier/${fixture.entity.id}`);
+    const gone = await stack.db
+      .selectFrom('content_dossier')
+      .select('id')
+      .where('id', '=', second)
+      .executeTakeFirst();
+    expect(gone).toBeUndefined();
+  } finally {
+    await close();
+  }
+});
