@@ -1,9 +1,18 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildEveryTypeEntity, type EveryTypeEntity, insertDossier } from './dossier-fixture';
-import { openBrowser, openDemoAsAdmin, type Stack, screenshot, startStack } from './harness';
+import {
+  DEMO_PASSWORD,
+  openBrowser,
+  openDemoAsAdmin,
+  type Stack,
+  screenshot,
+  signIn,
+  startStack,
+} from './harness';
 
 // The dossier action bar (issue 18 part 1): an admin copies a dossier's link and opens it in a new
 // tab, archives it (confirmed) and de-archives it, and deletes another one, which leads to the list.
+// The change log (part 2): a member edits a dossier and reads its log.
 
 let stack: Stack;
 let fixture: EveryTypeEntity;
@@ -79,6 +88,71 @@ test('copy a dossier link and open it; archive, de-archive and delete from the a
       .where('id', '=', second)
       .executeTakeFirst();
     expect(gone).toBeUndefined();
+  } finally {
+    await close();
+  }
+});
+
+test("a member edits a dossier and reads its log: filtered by type and user, labels shown, the hidden field's change absent", async () => {
+  const { Status, Secret } = fixture.fields;
+  const id = await insertDossier(stack.db, fixture.entity, 'Logged case', {
+    ...name('Logged case'),
+    [String(Status.dataFieldId)]: fixture.options.open,
+    [String(Secret.dataFieldId)]: 'classified-xyz',
+  });
+  // an admin's earlier change of the field the demo user may not see (by item id, and an old-style
+  // entry by name only)
+  await stack.db
+    .insertInto('dossier_log')
+    .values({
+      environment_id: fixture.environmentId,
+      content_dossier_id: id,
+      def_dossier_id: fixture.entity.id,
+      type: 'change',
+      user_id: fixture.adminUserId,
+      username: 'admin',
+      changes: JSON.stringify([
+        {
+          displayItemId: Secret.itemId,
+          defDisplayItemName: 'Secret',
+          oldValue: null,
+          newValue: 'classified-xyz',
+        },
+        { defDisplayItemName: 'Secret', oldValue: null, newValue: 'classified-xyz' },
+      ]) as never,
+    })
+    .execute();
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await signIn(page, 'demo', DEMO_PASSWORD, `${stack.baseUrl}/`);
+    await page.goto(`/contentdossier/${id}`);
+    await page.getByTestId('dossier-edit').click();
+    await page.getByTestId(`dossier-item-${Status.itemId}`).locator('input').first().click();
+    await page.getByRole('option', { name: 'Closed', exact: true }).click();
+    await page.getByTestId('dossier-save-close').click();
+    await page.getByTestId('dossier-edit').waitFor();
+    // no archive (no permission), no field designer (not an admin)
+    expect(await page.getByTestId('dossier-archive').count()).toBe(0);
+    expect(await page.getByTestId('dossier-field-designer').count()).toBe(0);
+
+    await page.getByTestId('dossier-history').click();
+    await page.getByTestId('dossier-history-modal').waitFor();
+    await page.getByTestId('log-row').first().waitFor();
+    // the type filter, by keyboard: Changed only
+    await page.getByTestId('dossier-history-type').click();
+    await page.getByRole('option', { name: 'Changed', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('log-row').count()).toBe(2);
+    const changes = await page.getByTestId('log-change').allTextContents();
+    expect(changes).toContain('Status: Open → Closed');
+    const modalText = await page.getByTestId('dossier-history-modal').textContent();
+    expect(modalText).not.toContain('classified-xyz');
+    expect(modalText).not.toContain('Secret');
+    // and the demo user's own entries only
+    await page.getByTestId('dossier-history-user').click();
+    await page.getByRole('option', { name: 'demo', exact: true }).click();
+    await expect.poll(() => page.getByTestId('log-row').count()).toBe(1);
+    await screenshot(page, 'dossier-log-modal');
   } finally {
     await close();
   }

@@ -16,6 +16,7 @@ import { z } from 'zod';
 import { currentUser, currentUserForEntity } from '../../auth/current-user';
 import { answers } from '../../http-errors';
 import { openEntityScope } from '../../policy/entity';
+import { logShown } from './dossier-log';
 import { marks, setMark } from './marks';
 import { presentDetail } from './present';
 import { credentialAllowed, detailItems, dossierContent, openDossier, tabsAllowed } from './read-model';
@@ -51,6 +52,9 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await currentUser(request);
       const { dossier, ...scope } = await openDossier(db, user, request.params.id, 'show');
       const items = await detailItems(db, scope, request.query.displayPosition);
+      // the page's first read (without a position) is the dossier being opened
+      if (request.query.displayPosition === undefined)
+        await logShown(db, scope.access, { id: Number(dossier.id), entityId: dossier.def_dossier_id });
       const content = await dossierContent(db, scope.access, dossier, items);
       return presentDetail(
         db,
