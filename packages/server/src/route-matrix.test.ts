@@ -353,6 +353,9 @@ const ROUTES: Record<string, Case> = {
   'POST /api/contentdossier/:id/subscription/:flag': {
     fill: (x) => ({ params: { id: x.dossier, flag: '1' } }),
   },
+  'POST /api/contentdossier/subscriptions': {
+    fill: (x) => ({ body: { environment: x.environment, ids: [x.dossier] } }),
+  },
   'GET /api/contentdossier/is-credential-allowed': {
     fill: (x) => ({ query: { defDossier: x.entity, credential: 'edit', dossier: x.dossier } }),
   },

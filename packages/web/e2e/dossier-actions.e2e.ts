@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildEveryTypeEntity, type EveryTypeEntity, insertDossier } from './dossier-fixture';
 import {
@@ -12,7 +13,8 @@ import {
 
 // The dossier action bar (issue 18 part 1): an admin copies a dossier's link and opens it in a new
 // tab, archives it (confirmed) and de-archives it, and deletes another one, which leads to the list.
-// The change log (part 2): a member edits a dossier and reads its log.
+// The change log (part 2): a member edits a dossier and reads its log. The bulk bar (part 4):
+// archive three, subscribe one, delete two of which one fails.
 
 let stack: Stack;
 let fixture: EveryTypeEntity;
@@ -153,6 +155,78 @@ test("a member edits a dossier and reads its log: filtered by type and user, lab
     await page.getByRole('option', { name: 'demo', exact: true }).click();
     await expect.poll(() => page.getByTestId('log-row').count()).toBe(1);
     await screenshot(page, 'dossier-log-modal');
+  } finally {
+    await close();
+  }
+});
+
+test('bulk: archive three dossiers, subscribe one (its bell), delete two of which one fails, with the report', async () => {
+  const bulk = await buildEveryTypeEntity(stack.db, 'Bulkfile');
+  await stack.db
+    .updateTable('def_dossier')
+    .set({ archivable: true })
+    .where('id', '=', bulk.entity.id)
+    .execute();
+  const ids: number[] = [];
+  for (const n of [1, 2, 3, 4, 5])
+    ids.push(
+      await insertDossier(stack.db, bulk.entity, `Bulk ${n}`, {
+        [String(bulk.fields.Name.dataFieldId)]: `Bulk ${n}`,
+      }),
+    );
+  const row = (page: Page, id: number) =>
+    page.locator(`[data-testid="dossier-row"][data-dossier-id="${id}"]`);
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+    await page.goto(`/defdossier/${bulk.entity.id}`);
+    await row(page, ids[0]).waitFor();
+    for (const id of ids.slice(0, 3)) await row(page, id).getByTestId('dossier-row-select').check();
+    await page.getByTestId('dossier-bulk-bar').waitFor();
+    await screenshot(page, 'dossier-bulk-bar');
+    await page.getByTestId('dossier-bulk-more').click();
+    // nothing selected is subscribed: no Stop subscription
+    await page.getByTestId('dossier-bulk-archive').waitFor();
+    expect(await page.getByTestId('dossier-bulk-unsubscribe').count()).toBe(0);
+    await page.getByTestId('dossier-bulk-archive').click();
+    await page.getByTestId('dossier-bulk-dialog').waitFor();
+    await page.getByTestId('dossier-bulk-confirm-ok').click();
+    await page.getByTestId('dossier-bulk-bar').waitFor({ state: 'detached' });
+    const archived = await stack.db
+      .selectFrom('content_dossier')
+      .select(['id', 'archived'])
+      .where('id', 'in', ids)
+      .orderBy('id')
+      .execute();
+    expect(archived.map((r) => r.archived)).toEqual([true, true, true, false, false]);
+    // the archived rows leave the list (not archived is the default filter)
+    await row(page, ids[0]).waitFor({ state: 'detached' });
+
+    // subscribe the fourth: its row shows the bell, and Stop subscription is offered for it
+    await row(page, ids[3]).getByTestId('dossier-row-select').check();
+    await page.getByTestId('dossier-bulk-more').click();
+    await page.getByTestId('dossier-bulk-subscribe').click();
+    await row(page, ids[3]).getByTestId('dossier-subscribed-badge').waitFor();
+    expect(await row(page, ids[4]).getByTestId('dossier-subscribed-badge').count()).toBe(0);
+    await row(page, ids[3]).getByTestId('dossier-row-select').check();
+    await page.getByTestId('dossier-bulk-more').click();
+    await page.getByTestId('dossier-bulk-unsubscribe').waitFor();
+    await page.keyboard.press('Escape');
+
+    // delete the fourth and fifth; the fifth is deleted elsewhere first: it fails, the fourth goes
+    await row(page, ids[4]).getByTestId('dossier-row-select').check();
+    await stack.db.deleteFrom('content_dossier').where('id', '=', ids[4]).execute();
+    await page.getByTestId('dossier-bulk-delete').click();
+    await page.getByTestId('dossier-bulk-confirm-ok').click();
+    await page.getByTestId('dossier-bulk-failures').waitFor();
+    expect(await page.getByTestId('dossier-bulk-failure').allTextContents()).toEqual([
+      'Bulk 5: Something went wrong',
+    ]);
+    await screenshot(page, 'dossier-bulk-failures');
+    const left = await stack.db.selectFrom('content_dossier').select('id').where('id', '=', ids[3]).execute();
+    expect(left).toEqual([]);
+    await page.getByTestId('dossier-bulk-close').click();
+    await page.getByTestId('dossier-bulk-bar').waitFor({ state: 'detached' });
   } finally {
     await close();
   }

@@ -212,6 +212,24 @@ describe('favourites and subscriptions', () => {
     });
     expect((await s.admin.post(`/api/contentdossier/${id}/subscription/2`)).statusCode).toBe(400);
   });
+
+  test("a list's bells: the user's own subscriptions among the given dossiers, in their environment only", async () => {
+    const s = await dossierSetup(t);
+    const [a, b] = [
+      await createOk(s, { [key(s.fields.name.item)]: 'A' }),
+      await createOk(s, { [key(s.fields.name.item)]: 'B' }),
+    ];
+    await s.grant(s.client, ['show']);
+    expect((await s.member.post(`/api/contentdossier/${b}/subscription/1`)).statusCode).toBe(200);
+    expect((await s.admin.post(`/api/contentdossier/${a}/subscription/1`)).statusCode).toBe(200);
+    const among = (client: typeof s.member, environment: number) =>
+      client.post('/api/contentdossier/subscriptions', { environment, ids: [a, b] });
+    expect((await among(s.member, s.environment.id)).json()).toEqual([{ content_dossier_id: b }]);
+    expect((await among(s.admin, s.environment.id)).json()).toEqual([{ content_dossier_id: a }]);
+    expectRefused(await among(s.outsider, s.environment.id), 'outsider');
+    // the outsider's own environment knows none of these dossiers
+    expect((await among(s.outsider, s.otherEnvironment.id)).json()).toEqual([]);
+  });
 });
 
 describe('archive, dearchive and subscription change state only by POST with the CSRF header', () => {

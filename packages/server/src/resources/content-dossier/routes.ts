@@ -9,15 +9,17 @@ import {
   idParamSchema,
   idSchema,
   resultAnswerSchema,
+  subscriptionsAnswerSchema,
   tabsAllowedAnswerSchema,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUser, currentUserForEntity } from '../../auth/current-user';
+import { currentUser, currentUserForEntity, currentUserIn } from '../../auth/current-user';
 import { answers } from '../../http-errors';
 import { openEntityScope } from '../../policy/entity';
+import { openEnvironment } from '../../policy/environment';
 import { logShown } from './dossier-log';
-import { marks, setMark } from './marks';
+import { marks, setMark, subscribedAmong } from './marks';
 import { presentDetail } from './present';
 import { credentialAllowed, detailItems, dossierContent, openDossier, tabsAllowed } from './read-model';
 import { changeListValue, createDossier, deleteDossier, setArchived, updateDossier } from './service';
@@ -155,6 +157,23 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
       const on = request.params.flag === '1';
       await setMark(db, 'dossier_subscription', dossier, user.id, on);
       return { result: on };
+    },
+  );
+
+  app.post(
+    '/contentdossier/subscriptions',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        body: z.object({ environment: idSchema, ids: z.array(dossierIdSchema).max(1000) }),
+        tags,
+        response: answers({ 200: subscriptionsAnswerSchema }),
+      },
+    },
+    async (request) => {
+      const user = await currentUserIn(request, request.body.environment);
+      const access = await openEnvironment(db, user, request.body.environment);
+      return subscribedAmong(db, access.environment.id, user.id, request.body.ids);
     },
   );
 

@@ -36,6 +36,7 @@ import {
   useEntityAbilities,
   useItemOptions,
   useSearchItems,
+  useSubscriptions,
   useTabsAllowed,
 } from './list-api';
 import { cycleSort, type ListState, listQueryString, readListState, writeListState } from './list-params';
@@ -74,6 +75,7 @@ function DossierList({ entityId }: { entityId: number }) {
   const data = list.data;
   const ids = useMemo(() => data?.results.dossiers.map((d) => d.id) ?? [], [data]);
   const tabs = useTabsAllowed(entityId, ids);
+  const subscriptions = useSubscriptions(environment?.id, ids);
   const shownUserIds = useMemo(
     () =>
       data
@@ -121,7 +123,12 @@ function DossierList({ entityId }: { entityId: number }) {
 
   const selectedRows = (data?.results.dossiers ?? [])
     .filter((d) => selected.has(d.id))
-    .map((d) => ({ id: d.id, archived: d.archived }));
+    .map((d) => ({
+      id: d.id,
+      archived: d.archived,
+      summary: d.summary,
+      subscribed: subscriptions.data?.has(d.id) ?? false,
+    }));
 
   if (list.isError && !data) {
     const forbidden = isApiError(list.error, 403) || isApiError(list.error, 401);
@@ -216,6 +223,7 @@ function DossierList({ entityId }: { entityId: number }) {
             optionsOf={optionsOf}
             users={members.users}
             tabsAllowed={tabs.data}
+            subscribed={subscriptions.data}
             sort={state.sort}
             onSort={(itemId) => update({ sort: cycleSort(state.sort, itemId), page: 1 })}
             selected={selected}
