@@ -1,7 +1,12 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import JSZip from 'jszip';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildEveryTypeEntity, type EveryTypeEntity, insertDossier } from './dossier-fixture';
 import {
+  ARTIFACTS,
   DEMO_PASSWORD,
   openBrowser,
   openDemoAsAdmin,
@@ -14,7 +19,8 @@ import {
 // The dossier action bar (issue 18 part 1): an admin copies a dossier's link and opens it in a new
 // tab, archives it (confirmed) and de-archives it, and deletes another one, which leads to the list.
 // The change log (part 2): a member edits a dossier and reads its log. The bulk bar (part 4):
-// archive three, subscribe one, delete two of which one fails.
+// archive three, subscribe one, delete two of which one fails. Export (part 3): a list to CSV, one
+// dossier as PDF and Word.
 
 let stack: Stack;
 let fixture: EveryTypeEntity;
@@ -227,6 +233,96 @@ test('bulk: archive three dossiers, subscribe one (its bell), delete two of whic
     expect(left).toEqual([]);
     await page.getByTestId('dossier-bulk-close').click();
     await page.getByTestId('dossier-bulk-bar').waitFor({ state: 'detached' });
+  } finally {
+    await close();
+  }
+});
+
+test('export a list to CSV and one dossier as PDF and Word; the field hidden from the user is in neither', async () => {
+  const ex = await buildEveryTypeEntity(stack.db, 'Exportfile');
+  const { Name, Status, Secret } = ex.fields;
+  // the demo user's role may export CSV, PDF and Word here
+  await stack.db
+    .updateTable('permission')
+    .set({ actions: ['show', 'export', 'export_csv', 'export_pdf', 'export_word'] })
+    .where('def_dossier_id', '=', ex.entity.id)
+    .where('role_id', '=', ex.caseworkerRoleId)
+    .execute();
+  const names = ['Export "one"', 'Export two', 'Export three'];
+  const ids: number[] = [];
+  for (const [index, text] of names.entries())
+    ids.push(
+      await insertDossier(stack.db, ex.entity, text, {
+        [String(Name.dataFieldId)]: text,
+        [String(Status.dataFieldId)]: index === 1 ? ex.options.closed : ex.options.open,
+        [String(Secret.dataFieldId)]: `classified-${index}`,
+      }),
+    );
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await signIn(page, 'demo', DEMO_PASSWORD, `${stack.baseUrl}/`);
+    await page.goto(`/defdossier/${ex.entity.id}`);
+    await page.getByTestId('dossier-row').first().waitFor();
+    await page.getByTestId('dossier-list-export').click();
+    await page.getByTestId('export-dialog').waitFor();
+    // a list exports as CSV only
+    expect(await page.getByTestId('export-kind-pdf').count()).toBe(0);
+    await screenshot(page, 'export-dialog-list');
+    await page.getByTestId('export-start').click();
+    await page.getByTestId('export-download').waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('export-download').click(),
+    ]);
+    expect(download.suggestedFilename()).toMatch(
+      new RegExp(`^${ex.entity.id}_Exportfile_\\d{8}T\\d{6}\\.csv$`),
+    );
+    const file = await readFile((await download.path()) as string, 'utf8');
+    const rows = parse(file, { bom: true }) as string[][];
+    expect(rows[0][0]).toBe('dossier_id');
+    expect(rows[0]).toContain('Name');
+    expect(rows[0]).toContain('Status');
+    expect(rows[0]).not.toContain('Secret');
+    expect(file).not.toContain('classified');
+    const name = rows[0].indexOf('Name');
+    const status = rows[0].indexOf('Status');
+    const body = rows.slice(1).sort((x, y) => Number(x[0]) - Number(y[0]));
+    expect(body.map((r) => [Number(r[0]), r[name], r[status]])).toEqual([
+      [ids[0], names[0], 'Open'],
+      [ids[1], names[1], 'Closed'],
+      [ids[2], names[2], 'Open'],
+    ]);
+    await screenshot(page, 'export-dialog-finished');
+    await page.getByTestId('export-cancel').click();
+
+    // one dossier as PDF, then as Word
+    await page.goto(`/contentdossier/${ids[0]}`);
+    await page.getByTestId('dossier-export').click();
+    await page.getByTestId('export-dialog').waitFor();
+    await page.getByTestId('export-kind-pdf').check();
+    await page.getByTestId('export-start').click();
+    await page.getByTestId('export-download').waitFor();
+    const [pdf] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('export-download').click(),
+    ]);
+    expect(pdf.suggestedFilename()).toMatch(/\.pdf$/);
+    const pdfFile = path.join(ARTIFACTS, 'dossier-export.pdf');
+    await pdf.saveAs(pdfFile);
+    expect((await readFile(pdfFile)).subarray(0, 5).toString()).toBe('%PDF-');
+    await screenshot(page, 'export-dialog-pdf');
+    await page.getByTestId('export-kind-docx').check();
+    await page.getByTestId('export-start').click();
+    const [word] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByTestId('export-download').click(),
+    ]);
+    expect(word.suggestedFilename()).toMatch(/\.docx$/);
+    const xml = await (await JSZip.loadAsync(await readFile((await word.path()) as string)))
+      .file('word/document.xml')
+      ?.async('string');
+    expect(xml).toContain('one');
+    expect(xml).not.toContain('classified');
   } finally {
     await close();
   }

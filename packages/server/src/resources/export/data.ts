@@ -51,7 +51,8 @@ export async function exportFields(db: Db, scope: EntityScope, chosen?: readonly
   const fields: ExportField[] = [];
   for (const v of items) {
     const key = v.dataField ? `f${v.dataField.id}` : v.link ? `l${v.link.id}` : null;
-    if (!key || seen.has(key)) continue;
+    // an action button keeps no value
+    if (!key || seen.has(key) || sourceOf(v)?.from === 'none') continue;
     seen.add(key);
     fields.push({ id: v.item.id, name: itemName(v), v });
   }
@@ -96,9 +97,13 @@ export interface ExportRow {
 }
 
 /** Where a field item's value lives: a column of the dossier (system fields) or its values. */
-function storedValue(v: VisibleItem, row: DossierRow) {
+function sourceOf(v: VisibleItem) {
   const type = fieldTypeOf(v);
-  const source = type && isFieldTypeName(type) ? getFieldType(type).source(fieldSettingsOf(v)) : null;
+  return type && isFieldTypeName(type) ? getFieldType(type).source(fieldSettingsOf(v)) : null;
+}
+
+function storedValue(v: VisibleItem, row: DossierRow) {
+  const source = sourceOf(v);
   if (source?.from === 'column') return dossierColumnValue(row, source.column);
   return (row.values as Record<string, unknown>)[String(v.dataField?.id)] ?? null;
 }

@@ -17,6 +17,7 @@ import { Link, useNavigate } from 'react-router';
 import { actionErrorMessage, notifyFailure, notifySuccess } from '../../../api/errors';
 import { isEnvironmentAdmin, useEnvironment } from '../../environments/environment-store';
 import { deleteDossier, dossierKeys, setArchived } from '../dossier-api';
+import { ExportButton } from '../export/export-dialog';
 
 // The dossier action bar (spec doc 3 section 2): Share (Copy link), archive with confirmation or
 // de-archive, the extra actions the page passes (log, export), the field designer for admins and
@@ -120,6 +121,12 @@ export function DossierActionBar({
           </Button>
         )
       ) : null}
+      <ExportButton
+        entityId={dossier.def_dossier_id}
+        abilities={abilities}
+        target={{ type: 'dossier', id: dossier.id }}
+        testId="dossier-export"
+      />
       {extra}
       {isEnvironmentAdmin(environment) ? (
         <Button

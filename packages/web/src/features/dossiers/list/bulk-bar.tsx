@@ -26,6 +26,8 @@ interface BulkBarProps {
   selected: readonly BulkRow[];
   canDelete: boolean;
   canArchive: boolean;
+  /** Export of the selection (beside Delete) */
+  exportButton?: ReactNode;
   onDone: (action: BulkAction) => void;
 }
 
@@ -37,7 +39,7 @@ const CONFIRMED: BulkAction[] = ['delete', 'archive', 'dearchive'];
  * called per dossier, one after another; a failure does not stop the rest, and the dossiers that
  * failed are listed with the reason the server gave.
  */
-export function BulkBar({ selected, canDelete, canArchive, onDone }: BulkBarProps) {
+export function BulkBar({ selected, canDelete, canArchive, exportButton, onDone }: BulkBarProps) {
   const { t } = useTranslation();
   const [confirming, setConfirming] = useState<BulkAction | null>(null);
   const [running, setRunning] = useState<BulkAction | null>(null);
@@ -109,6 +111,7 @@ export function BulkBar({ selected, canDelete, canArchive, onDone }: BulkBarProp
               {t('dossier_list.bulk.delete')}
             </Button>
           ) : null}
+          {exportButton}
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>
               <Button

@@ -25,6 +25,7 @@ import { focusMain } from '../../../app/shell/skip-link';
 import { pickCulture } from '../../../fields/helpers';
 import { useTokenData } from '../../auth/session';
 import { isEnvironmentAdmin, useEnvironment } from '../../environments/environment-store';
+import { ExportButton } from '../export/export-dialog';
 import { storedUserIds } from '../known-users';
 import { QuickEditModal, QuickShowModal } from '../quick-modals';
 import { useEnvironmentUsers } from '../use-environment-users';
@@ -161,6 +162,14 @@ function DossierList({ entityId }: { entityId: number }) {
               <IconFilter size={18} />
             </ActionIcon>
           </Tooltip>
+          {selectedRows.length === 0 ? (
+            <ExportButton
+              entityId={entityId}
+              abilities={abilities}
+              target={{ type: 'list', query }}
+              testId="dossier-list-export"
+            />
+          ) : null}
           {abilities.canCreate ? (
             <Button
               component={Link}
@@ -201,6 +210,14 @@ function DossierList({ entityId }: { entityId: number }) {
           selected={selectedRows}
           canDelete={abilities.canDelete}
           canArchive={abilities.canArchive}
+          exportButton={
+            <ExportButton
+              entityId={entityId}
+              abilities={abilities}
+              target={{ type: 'selection', ids: selectedRows.map((d) => d.id) }}
+              testId="dossier-bulk-export"
+            />
+          }
           onDone={() => {
             // the bar and its buttons go with the selection: the focus goes to the page's heading
             setSelected(new Set());
