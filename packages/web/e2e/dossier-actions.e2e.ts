@@ -146,7 +146,7 @@ test("a member edits a dossier and reads its log: filtered by type and user, lab
     await page.getByTestId('dossier-history').click();
     await page.getByTestId('dossier-history-modal').waitFor();
     await page.getByTestId('log-row').first().waitFor();
-    // the type filter, by keyboard: Changed only
+    // the type filter: Changed only
     await page.getByTestId('dossier-history-type').click();
     await page.getByRole('option', { name: 'Changed', exact: true }).click();
     await page.keyboard.press('Escape');

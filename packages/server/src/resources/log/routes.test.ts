@@ -150,6 +150,21 @@ test('values as the field type displays them, several types and a user, the open
   );
   const mine = await read(`&type=shown&user=${s.memberId}`);
   expect(mine.pager.items).toBe(1);
+  // opened in several tabs at once: still one entry
+  const other = (
+    await s.admin.post('/api/contentdossier', {
+      defDossier: s.client.id,
+      values: { [key(s.fields.name.item)]: 'Opened at once' },
+    })
+  ).json().id;
+  await Promise.all([1, 2, 3, 4].map(() => s.member.get(`/api/contentdossier/${other}`)));
+  const shown = await t.db
+    .selectFrom('dossier_log')
+    .select('id')
+    .where('content_dossier_id', '=', other)
+    .where('type', '=', 'shown')
+    .execute();
+  expect(shown).toHaveLength(1);
 
   // an hour later the next opening is logged again
   await t.db
