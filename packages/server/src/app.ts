@@ -40,6 +40,7 @@ import { displayPositionRoutes } from './resources/display-position/routes';
 import { dossierQueryRoutes } from './resources/dossier-query/routes';
 import { environmentRoutes } from './resources/environment/routes';
 import { environmentTextRoutes } from './resources/environment-text/routes';
+import { exportRoutes } from './resources/export/routes';
 import { fileRoutes } from './resources/file/routes';
 import { healthRoutes } from './resources/health/routes';
 import { localeRoutes } from './resources/locale/routes';
@@ -214,6 +215,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       await api.register(dossierQueryRoutes);
       await api.register(contentDossierListRoutes);
       await api.register(contentDossierRoutes);
+      await api.register(exportRoutes);
       await api.register(fileRoutes);
       api.all('/*', { schema: { response: answers({}) } }, async (_request, reply) =>
         reply.code(404).send({ message: 'Not found' }),

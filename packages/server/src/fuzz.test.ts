@@ -270,7 +270,10 @@ function buildRequest(operation: Operation, random: Random, mode: 'refused' | 'o
     const values = Array.isArray(value) ? value.slice(0, 50) : [value];
     for (const one of values) query.push([parameter.name, asText(one).slice(0, 20_000)]);
   }
-  if (operation.path === '/api/contentdossier' && operation.method === 'GET') {
+  if (
+    (operation.path === '/api/contentdossier' || operation.path === '/api/contentdossier/export/csv') &&
+    operation.method === 'GET'
+  ) {
     query.push(...Object.entries(listFilters(random)));
   }
   // body: plausible from the schema, then hostile values in one to three places

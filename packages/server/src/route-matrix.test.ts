@@ -369,6 +369,14 @@ const ROUTES: Record<string, Case> = {
   'POST /api/contentdossier/:id/subscription/:flag': {
     fill: (x) => ({ params: { id: x.dossier, flag: '1' } }),
   },
+  'POST /api/contentdossier/subscriptions': {
+    fill: (x) => ({ body: { environment: x.environment, ids: [x.dossier] } }),
+  },
+  'GET /api/contentdossier/export/fields': { fill: (x) => ({ query: { defDossier: x.entity } }) },
+  'GET /api/contentdossier/export/csv': {
+    fill: (x) => ({ query: { defDossier: x.entity, environment: x.environment } }),
+  },
+  'GET /api/contentdossier/:id/export/:kind': { fill: (x) => ({ params: { id: x.dossier, kind: 'csv' } }) },
   'GET /api/contentdossier/is-credential-allowed': {
     fill: (x) => ({ query: { defDossier: x.entity, credential: 'edit', dossier: x.dossier } }),
   },

@@ -124,6 +124,8 @@ export const dossierIdAnswerSchema = z.object({ id: z.number() });
 export const dossierArchivedAnswerSchema = dossierIdAnswerSchema.extend({ archived: z.boolean() });
 /** Answers of marks and list values: whether it is now set. */
 export const resultAnswerSchema = z.object({ result: z.boolean() });
+/** POST /contentdossier/subscriptions: which of the given dossiers the user subscribes to. */
+export const subscriptionsAnswerSchema = z.array(z.object({ content_dossier_id: z.number() }));
 /** POST /api/displayposition/credentials: per dossier asked, whether its tabs may be shown. */
 export const tabsAllowedAnswerSchema = z.array(z.object({ id: z.number(), tabs_allowed: z.boolean() }));
 /** GET /api/contentdossier/is-credential-allowed */

@@ -26,7 +26,11 @@ export const logQuerySchema = listQuerySchema
     dossier: dossierIdParamSchema.optional(),
     entity: idParamSchema.optional(),
     user: idParamSchema.optional(),
-    type: z.enum(LOG_TYPES).optional(),
+    /** one type, or several (type=change&type=archive) */
+    type: z
+      .union([z.enum(LOG_TYPES), z.array(z.enum(LOG_TYPES)).max(LOG_TYPES.length)])
+      .transform((value) => (Array.isArray(value) ? value : [value]))
+      .optional(),
     /** first and last day, inclusive (UTC) */
     from: day.optional(),
     to: day.optional(),
@@ -39,6 +43,10 @@ export const logChangeSchema = z.object({
   name: z.string(),
   old_value: z.unknown(),
   new_value: z.unknown(),
+  /** the values as the field type displays them to the reader (a list option by its label, a link by
+   * its summary); absent for entries whose item is unknown now */
+  old_text: z.string().optional(),
+  new_text: z.string().optional(),
 });
 
 export const logEntrySchema = z.object({
@@ -50,5 +58,8 @@ export const logEntrySchema = z.object({
   changes: z.array(logChangeSchema),
 });
 export type LogEntry = z.infer<typeof logEntrySchema>;
-export const logPageSchema = pagedSchema(logEntrySchema);
+export const logPageSchema = pagedSchema(logEntrySchema).extend({
+  /** one dossier's log: the users who wrote its entries, for the filter by user */
+  users: z.array(z.object({ id: z.number(), username: z.string() })).optional(),
+});
 export type LogPage = z.infer<typeof logPageSchema>;

@@ -360,6 +360,8 @@ export interface ContentLinkTable {
 }
 
 export interface DossierLogChange {
+  /** the display item the change was made through (entries written before issue 18 have only the name) */
+  displayItemId?: number;
   defDisplayItemName: string;
   oldValue: unknown;
   newValue: unknown;

@@ -51,7 +51,8 @@ export function whenTwoFactorRequired(listener: () => void): void {
   twoFactorRequired = listener;
 }
 
-type QueryValue = string | number | boolean | null | undefined;
+/** An array is sent as the key repeated (type=a&type=b). */
+type QueryValue = string | number | boolean | null | undefined | readonly (string | number)[];
 
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
@@ -64,7 +65,8 @@ export interface RequestOptions {
 export function buildUrl(path: string, query?: Record<string, QueryValue>): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined && value !== null) params.set(key, String(value));
+    if (Array.isArray(value)) for (const one of value) params.append(key, String(one));
+    else if (value !== undefined && value !== null) params.set(key, String(value));
   }
   const search = params.toString();
   return `${API_BASE}${path}${search ? `?${search}` : ''}`;

@@ -47,7 +47,8 @@ describe('archive and dearchive', () => {
     expect(detail.dossier.archived).toBe(true);
     expect((await s.member.post(`/api/contentdossier/${id}/dearchive`)).statusCode).toBe(200);
     expect((await row(id))?.archived).toBe(false);
-    expect(await logTypes(id)).toEqual(['create', 'archive', 'archive']);
+    // the member's opening of the archived dossier is logged too
+    expect(await logTypes(id)).toEqual(['create', 'archive', 'shown', 'archive']);
   });
 });
 
@@ -210,6 +211,24 @@ describe('favourites and subscriptions', () => {
       subscribed: false,
     });
     expect((await s.admin.post(`/api/contentdossier/${id}/subscription/2`)).statusCode).toBe(400);
+  });
+
+  test("a list's bells: the user's own subscriptions among the given dossiers, in their environment only", async () => {
+    const s = await dossierSetup(t);
+    const [a, b] = [
+      await createOk(s, { [key(s.fields.name.item)]: 'A' }),
+      await createOk(s, { [key(s.fields.name.item)]: 'B' }),
+    ];
+    await s.grant(s.client, ['show']);
+    expect((await s.member.post(`/api/contentdossier/${b}/subscription/1`)).statusCode).toBe(200);
+    expect((await s.admin.post(`/api/contentdossier/${a}/subscription/1`)).statusCode).toBe(200);
+    const among = (client: typeof s.member, environment: number) =>
+      client.post('/api/contentdossier/subscriptions', { environment, ids: [a, b] });
+    expect((await among(s.member, s.environment.id)).json()).toEqual([{ content_dossier_id: b }]);
+    expect((await among(s.admin, s.environment.id)).json()).toEqual([{ content_dossier_id: a }]);
+    expectRefused(await among(s.outsider, s.environment.id), 'outsider');
+    // the outsider's own environment knows none of these dossiers
+    expect((await among(s.outsider, s.otherEnvironment.id)).json()).toEqual([]);
   });
 });
 

@@ -46,3 +46,17 @@ export async function setMark(
       .execute();
   }
 }
+
+/** Which of these dossiers of the environment the user subscribes to (a list's bells). */
+export async function subscribedAmong(db: Db, environmentId: number, userId: number, ids: readonly number[]) {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('dossier_subscription')
+    .select('content_dossier_id')
+    .where('environment_id', '=', environmentId)
+    .where('user_id', '=', userId)
+    .where('content_dossier_id', 'in', [...new Set(ids)])
+    .orderBy('content_dossier_id')
+    .execute();
+  return rows.map((row) => ({ content_dossier_id: Number(row.content_dossier_id) }));
+}

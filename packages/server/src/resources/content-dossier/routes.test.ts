@@ -84,7 +84,12 @@ describe('POST /api/contentdossier', () => {
       .execute();
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ type: 'create', def_dossier_id: s.client.id });
-    expect(log[0].changes).toContainEqual({ defDisplayItemName: 'name', oldValue: null, newValue: 'Jansen' });
+    expect(log[0].changes).toContainEqual({
+      displayItemId: s.fields.name.item.id,
+      defDisplayItemName: 'name',
+      oldValue: null,
+      newValue: 'Jansen',
+    });
 
     const detail = await s.admin.get(`/api/contentdossier/${id}`);
     expect(detail.statusCode, detail.body).toBe(200);
@@ -376,9 +381,14 @@ describe('PUT /api/contentdossier/{id}', () => {
       .executeTakeFirstOrThrow();
     expect(log.changes).toEqual(
       expect.arrayContaining([
-        { defDisplayItemName: 'name', oldValue: 'Jansen', newValue: 'Bakker' },
-        { defDisplayItemName: 'amount', oldValue: 10, newValue: 4 },
-        { defDisplayItemName: 'projects', oldValue: [], newValue: [s.projectsDossiers[1]] },
+        expect.objectContaining({ defDisplayItemName: 'name', oldValue: 'Jansen', newValue: 'Bakker' }),
+        expect.objectContaining({ defDisplayItemName: 'amount', oldValue: 10, newValue: 4 }),
+        {
+          displayItemId: s.links.projectsItem.id,
+          defDisplayItemName: 'projects',
+          oldValue: [],
+          newValue: [s.projectsDossiers[1]],
+        },
       ]),
     );
     const detail = (await s.admin.get(`/api/contentdossier/${id}`)).json() as DossierDetail;

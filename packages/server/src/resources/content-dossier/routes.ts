@@ -9,14 +9,17 @@ import {
   idParamSchema,
   idSchema,
   resultAnswerSchema,
+  subscriptionsAnswerSchema,
   tabsAllowedAnswerSchema,
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUser, currentUserForEntity } from '../../auth/current-user';
+import { currentUser, currentUserForEntity, currentUserIn } from '../../auth/current-user';
 import { answers } from '../../http-errors';
 import { openEntityScope } from '../../policy/entity';
-import { marks, setMark } from './marks';
+import { openEnvironment } from '../../policy/environment';
+import { logShown } from './dossier-log';
+import { marks, setMark, subscribedAmong } from './marks';
 import { presentDetail } from './present';
 import { credentialAllowed, detailItems, dossierContent, openDossier, tabsAllowed } from './read-model';
 import { changeListValue, createDossier, deleteDossier, setArchived, updateDossier } from './service';
@@ -51,6 +54,9 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await currentUser(request);
       const { dossier, ...scope } = await openDossier(db, user, request.params.id, 'show');
       const items = await detailItems(db, scope, request.query.displayPosition);
+      // the page's first read (without a position) is the dossier being opened
+      if (request.query.displayPosition === undefined)
+        await logShown(db, scope.access, { id: Number(dossier.id), entityId: dossier.def_dossier_id });
       const content = await dossierContent(db, scope.access, dossier, items);
       return presentDetail(
         db,
@@ -151,6 +157,23 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
       const on = request.params.flag === '1';
       await setMark(db, 'dossier_subscription', dossier, user.id, on);
       return { result: on };
+    },
+  );
+
+  app.post(
+    '/contentdossier/subscriptions',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        body: z.object({ environment: idSchema, ids: z.array(dossierIdSchema).max(1000) }),
+        tags,
+        response: answers({ 200: subscriptionsAnswerSchema }),
+      },
+    },
+    async (request) => {
+      const user = await currentUserIn(request, request.body.environment);
+      const access = await openEnvironment(db, user, request.body.environment);
+      return subscribedAmong(db, access.environment.id, user.id, request.body.ids);
     },
   );
 

@@ -106,3 +106,82 @@ test('another environment, its admin and an anonymous caller get nothing', async
   );
   expect((await t.client().get(url({ environment: s.environment.id }))).statusCode).toBe(401);
 });
+
+test('values as the field type displays them, several types and a user, the opening once an hour, no hidden item', async () => {
+  await s.grant(s.client, ['show', 'dossierlog']);
+  await s.grant(s.project, ['show']);
+  const [alpha, beta] = s.projectsDossiers;
+  const created = await s.admin.post('/api/contentdossier', {
+    defDossier: s.client.id,
+    values: {
+      [key(s.fields.name.item)]: 'Displayed client',
+      [key(s.fields.list.item)]: s.options.red.id,
+      [key(s.links.projectsItem)]: [alpha],
+    },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  const id: number = created.json().id;
+  const changed = await put(s.admin, `/api/contentdossier/${id}`, {
+    values: { [key(s.fields.list.item)]: s.options.blue.id, [key(s.links.projectsItem)]: [beta] },
+  });
+  expect(changed.statusCode, changed.body).toBe(200);
+
+  // opened twice by the member and once by the admin: one 'shown' entry each
+  for (const client of [s.member, s.member, s.admin])
+    expect((await client.get(`/api/contentdossier/${id}`)).statusCode).toBe(200);
+  // a tab's read is not an opening
+  expect((await s.member.get(`/api/contentdossier/${id}?displayPosition=${s.tab.id}`)).statusCode).toBe(200);
+  const base = url({ environment: s.environment.id, dossier: id });
+  const read = async (extra = '') => {
+    const response = await s.member.get(`${base}${extra}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+  const log = await read('&type=change&type=shown');
+  expect(log.results.map((e: { type: string }) => e.type)).toEqual(['shown', 'shown', 'change']);
+  expect(log.users).toHaveLength(2);
+  expect(log.users).toContainEqual(expect.objectContaining({ id: s.memberId }));
+  const change = log.results[2].changes;
+  expect(change).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({ name: 'colour', old_text: 'Red', new_text: 'Blue' }),
+      expect.objectContaining({ name: 'projects', old_text: 'Alpha', new_text: 'Beta' }),
+    ]),
+  );
+  const mine = await read(`&type=shown&user=${s.memberId}`);
+  expect(mine.pager.items).toBe(1);
+  // opened in several tabs at once: still one entry
+  const other = (
+    await s.admin.post('/api/contentdossier', {
+      defDossier: s.client.id,
+      values: { [key(s.fields.name.item)]: 'Opened at once' },
+    })
+  ).json().id;
+  await Promise.all([1, 2, 3, 4].map(() => s.member.get(`/api/contentdossier/${other}`)));
+  const shown = await t.db
+    .selectFrom('dossier_log')
+    .select('id')
+    .where('content_dossier_id', '=', other)
+    .where('type', '=', 'shown')
+    .execute();
+  expect(shown).toHaveLength(1);
+
+  // an hour later the next opening is logged again
+  await t.db
+    .updateTable('dossier_log')
+    .set({ created_at: new Date(Date.now() - 2 * 3600_000) })
+    .where('content_dossier_id', '=', id)
+    .where('type', '=', 'shown')
+    .execute();
+  await s.member.get(`/api/contentdossier/${id}`);
+  expect((await read(`&type=shown&user=${s.memberId}`)).pager.items).toBe(2);
+
+  // the list item hidden from the member's role: neither its change nor its labels reach them
+  await setItemRoles(t.db, s.fields.list.item.id, 'EXCLUDE_SELECTED_ROLES', [s.role.id]);
+  const hidden = await s.member.get(`${base}&type=change&type=create`);
+  expect(hidden.statusCode).toBe(200);
+  expect(hidden.body).not.toContain('colour');
+  expect(hidden.body).not.toContain('Blue');
+  expect(hidden.body).toContain('Beta');
+  await setItemRoles(t.db, s.fields.list.item.id, 'EXCLUDE_SELECTED_ROLES', []);
+});

@@ -19,7 +19,7 @@ export function DetailHeader({
 }: {
   detail: DossierDetail;
   typeName: string;
-  /** more actions beside favourite and subscribe (the dossier's history) */
+  /** the action bar beside favourite and subscribe */
   actions?: ReactNode;
 }) {
   const { t } = useTranslation();
@@ -38,8 +38,12 @@ export function DetailHeader({
   });
   const subscription = useMutation({
     mutationFn: (on: boolean) => setSubscription(dossier.id, on),
-    onSuccess: (_, on) => {
-      notifySuccess(t(on ? 'dossier.subscribed_on' : 'dossier.subscribed_off'));
+    // the toggle shows the state the server answers
+    onSuccess: ({ result }) => {
+      queryClient.setQueryData<DossierDetail>(dossierKeys.detail(dossier.id, null), (old) =>
+        old ? { ...old, subscribed: result } : old,
+      );
+      notifySuccess(t(result ? 'dossier.subscribed_on' : 'dossier.subscribed_off'));
       void refresh();
     },
     onError: (error) => notifyError(error, t),
@@ -56,7 +60,7 @@ export function DetailHeader({
         </Anchor>
         <Text size="sm">{title}</Text>
       </Breadcrumbs>
-      <Group justify="space-between" align="flex-start" wrap="nowrap">
+      <Group justify="space-between" align="flex-start">
         <div>
           <Title order={1} size="h2" data-testid="dossier-title">
             {title}
@@ -73,7 +77,7 @@ export function DetailHeader({
             })}
           </Text>
         </div>
-        <Group gap="xs" wrap="nowrap">
+        <Group gap="xs" justify="flex-end">
           {actions}
           <Tooltip label={t(detail.favorite ? 'dossier.favourite_remove' : 'dossier.favourite_add')}>
             <ActionIcon

@@ -39,8 +39,14 @@ export const setFavourite = (id: number, on: boolean) =>
     ? api.post<unknown>(`/contentdossier/${id}/favorite`)
     : api.delete<unknown>(`/contentdossier/${id}/favorite`);
 
+/** Switches the subscription; the answer's result is the state the server keeps. */
 export const setSubscription = (id: number, on: boolean) =>
-  api.post<unknown>(`/contentdossier/${id}/subscription/${on ? 1 : 0}`);
+  api.post<{ result: boolean }>(`/contentdossier/${id}/subscription/${on ? 1 : 0}`);
+
+export const setArchived = (id: number, on: boolean) =>
+  api.post<unknown>(`/contentdossier/${id}/${on ? 'archive' : 'dearchive'}`);
+
+export const deleteDossier = (id: number) => api.delete<unknown>(`/contentdossier/${id}`);
 
 /** What the signed-in user may do with the dossiers of the entity (the server's policy). */
 export const fetchAbilities = (defDossier: number, signal?: AbortSignal) =>

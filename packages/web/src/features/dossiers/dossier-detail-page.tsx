@@ -11,6 +11,7 @@ import { useFieldLocale } from '../../fields/shared';
 import { environmentStore, useEnvironment } from '../environments/environment-store';
 import { getEnvironment } from '../environments/environments-api';
 import { DossierHistory } from '../log/dossier-history';
+import { DossierActionBar } from './detail/action-bar';
 import { detailValues } from './detail/dossier-data';
 import { DetailHeader } from './detail-header';
 import { DetailTab } from './detail-tab';
@@ -83,7 +84,7 @@ export function DossierDetailPage() {
       ]);
       const tabsAllowed = tabs.find((row) => row.id === id)?.tabs_allowed ?? false;
       const canEdit = abilities.canEdit && (await isEditAllowed(defDossier, id, signal));
-      return { tabsAllowed, canEdit, canReadLog: abilities.canReadLog };
+      return { tabsAllowed, canEdit, abilities };
     },
     enabled: defDossier > 0 && !switching,
   });
@@ -193,9 +194,16 @@ export function DossierDetailPage() {
         detail={data}
         typeName={names.name}
         actions={
-          access.data.canReadLog ? (
-            <DossierHistory dossierId={id} environmentId={data.dossier.environment_id} />
-          ) : null
+          <DossierActionBar
+            detail={data}
+            abilities={access.data.abilities}
+            selectedTab={selected ? selected.id : null}
+            extra={
+              access.data.abilities.canReadLog ? (
+                <DossierHistory dossierId={id} environmentId={data.dossier.environment_id} />
+              ) : null
+            }
+          />
         }
       />
       {archived ? (

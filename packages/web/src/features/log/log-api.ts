@@ -9,7 +9,8 @@ export interface LogFilters {
   dossier?: number;
   entity?: number;
   user?: number;
-  type?: string;
+  /** one type or several */
+  type?: string | readonly string[];
   from?: string;
   to?: string;
   page: number;

@@ -8,6 +8,10 @@ import { logValueText } from './log-api';
 // The entries of a change log as a table: when, who, what happened to which dossier, and per changed
 // item its old and new value. `withDossier` adds the dossier column (the environment's log).
 
+/** A value as the field type displays it (the server's text), else as stored; '–' when empty. */
+const valueShown = (text: string | undefined, value: unknown) =>
+  text === undefined ? logValueText(value) : text || '–';
+
 export function LogEntries({ entries, withDossier }: { entries: LogEntry[]; withDossier: boolean }) {
   const { t } = useTranslation();
   if (entries.length === 0)
@@ -56,8 +60,8 @@ export function LogEntries({ entries, withDossier }: { entries: LogEntry[]; with
                       <List.Item key={index} data-testid="log-change">
                         {t('log.change', {
                           name: change.name,
-                          from: logValueText(change.old_value),
-                          to: logValueText(change.new_value),
+                          from: valueShown(change.old_text, change.old_value),
+                          to: valueShown(change.new_text, change.new_value),
                         })}
                       </List.Item>
                     ))}

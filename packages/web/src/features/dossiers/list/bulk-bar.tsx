@@ -1,4 +1,4 @@
-import { Button, Group, Menu, Modal, Paper, Progress, Stack, Text } from '@mantine/core';
+import { Button, Group, List, Menu, Modal, Paper, Progress, Stack, Text } from '@mantine/core';
 import {
   IconArchive,
   IconArchiveOff,
@@ -9,58 +9,88 @@ import {
   IconStarOff,
   IconTrash,
 } from '@tabler/icons-react';
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { notifyFailure, notifySuccess } from '../../../api/errors';
+import { actionErrorMessage, notifyFailure, notifySuccess } from '../../../api/errors';
 import { ModalMenuItem } from '../../../app/modal-menu-item';
 import { type BulkAction, runBulk } from './list-api';
 
+export interface BulkRow {
+  id: number;
+  archived: boolean;
+  summary: string;
+  subscribed: boolean;
+}
+
 interface BulkBarProps {
-  selected: readonly { id: number; archived: boolean }[];
+  selected: readonly BulkRow[];
   canDelete: boolean;
   canArchive: boolean;
+  /** Export of the selection (beside Delete) */
+  exportButton?: ReactNode;
   onDone: (action: BulkAction) => void;
 }
 
 /** Actions that ask for confirmation first (spec doc 2 section 4). */
 const CONFIRMED: BulkAction[] = ['delete', 'archive', 'dearchive'];
 
-/** The bar over the table while rows are selected: Delete and a More actions menu. */
-export function BulkBar({ selected, canDelete, canArchive, onDone }: BulkBarProps) {
+/**
+ * The bar over the table while rows are selected: Delete and a More actions menu. Each action is
+ * called per dossier, one after another; a failure does not stop the rest, and the dossiers that
+ * failed are listed with the reason the server gave.
+ */
+export function BulkBar({ selected, canDelete, canArchive, exportButton, onDone }: BulkBarProps) {
   const { t } = useTranslation();
   const [confirming, setConfirming] = useState<BulkAction | null>(null);
-  const [progress, setProgress] = useState<number | null>(null);
-  const [failed, setFailed] = useState(0);
+  const [running, setRunning] = useState<BulkAction | null>(null);
+  const [progress, setProgress] = useState(0);
+  const [failures, setFailures] = useState<{ name: string; reason: string }[]>([]);
   const ids = selected.map((d) => d.id);
   const anyActive = selected.some((d) => !d.archived);
   const anyArchived = selected.some((d) => d.archived);
+  const anySubscribed = selected.some((d) => d.subscribed);
 
   const run = async (action: BulkAction) => {
-    setFailed(0);
+    setFailures([]);
     setProgress(0);
-    const failures = await runBulk(action, ids, (done) => setProgress(done));
-    setProgress(null);
-    if (failures.length > 0) {
-      setFailed(failures.length);
-      notifyFailure(t('dossier_list.bulk.failed', { count: failures.length }), t('common.error'));
-    } else {
-      setConfirming(null);
-      notifySuccess(t(`dossier_list.bulk.done_${action}`, { count: ids.length }));
+    setRunning(action);
+    const failed = await runBulk(action, ids, setProgress);
+    setRunning(null);
+    if (failed.length > 0) {
+      const names = new Map(selected.map((d) => [d.id, d.summary || `#${d.id}`]));
+      setFailures(
+        failed.map((f) => ({ name: names.get(f.id) ?? `#${f.id}`, reason: actionErrorMessage(f.error, t) })),
+      );
+      // the report stays in the dialog; an action without one opens it for the report
+      setConfirming(action);
+      notifyFailure(t('dossier_list.bulk.failed', { count: failed.length }), t('common.error'));
+      return;
     }
+    setConfirming(null);
+    notifySuccess(t(`dossier_list.bulk.done_${action}`, { count: ids.length }));
     onDone(action);
   };
   const start = (action: BulkAction) => (CONFIRMED.includes(action) ? setConfirming(action) : run(action));
   const close = () => {
-    if (progress !== null) return;
+    if (running !== null) return;
+    const reported = failures.length > 0 ? confirming : null;
     setConfirming(null);
-    setFailed(0);
+    setFailures([]);
+    // after a report the selection and the list are renewed as after a success
+    if (reported) onDone(reported);
   };
 
-  // archive and dearchive open their confirmation
-  const item = (action: BulkAction, icon: React.ReactNode) => (
+  const item = (action: BulkAction, icon: ReactNode) => (
     <ModalMenuItem leftSection={icon} onClick={() => start(action)} data-testid={`dossier-bulk-${action}`}>
       {t(`dossier_list.bulk.${action}`)}
     </ModalMenuItem>
+  );
+  const progressBar = (
+    <Progress
+      value={(progress / Math.max(ids.length, 1)) * 100}
+      aria-label={t('dossier_list.bulk.progress', { done: progress, total: ids.length })}
+      data-testid="dossier-bulk-progress"
+    />
   );
 
   return (
@@ -81,11 +111,13 @@ export function BulkBar({ selected, canDelete, canArchive, onDone }: BulkBarProp
               {t('dossier_list.bulk.delete')}
             </Button>
           ) : null}
+          {exportButton}
           <Menu position="bottom-end" withinPortal>
             <Menu.Target>
               <Button
                 variant="default"
                 rightSection={<IconChevronDown size={16} />}
+                loading={running !== null && confirming === null}
                 data-testid="dossier-bulk-more"
               >
                 {t('dossier_list.bulk.more')}
@@ -95,46 +127,61 @@ export function BulkBar({ selected, canDelete, canArchive, onDone }: BulkBarProp
               {canArchive && anyActive ? item('archive', <IconArchive size={16} />) : null}
               {canArchive && anyArchived ? item('dearchive', <IconArchiveOff size={16} />) : null}
               {item('subscribe', <IconBell size={16} />)}
-              {item('unsubscribe', <IconBellOff size={16} />)}
+              {anySubscribed ? item('unsubscribe', <IconBellOff size={16} />) : null}
               {item('favourite', <IconStar size={16} />)}
               {item('unfavourite', <IconStarOff size={16} />)}
             </Menu.Dropdown>
           </Menu>
         </Group>
       </Group>
+      {running !== null && confirming === null ? <Stack pt="xs">{progressBar}</Stack> : null}
       <Modal
         opened={confirming !== null}
         onClose={close}
         title={confirming ? t(`dossier_list.bulk.${confirming}`) : ''}
         data-testid="dossier-bulk-confirm"
       >
-        <Stack>
-          <Text>
-            {confirming ? t(`dossier_list.bulk.confirm_${confirming}`, { count: ids.length }) : null}
-          </Text>
-          {progress !== null ? (
-            <Progress
-              value={(progress / Math.max(ids.length, 1)) * 100}
-              data-testid="dossier-bulk-progress"
-            />
-          ) : null}
-          {failed > 0 ? (
-            <Text c="red" size="sm">
-              {t('dossier_list.bulk.failed', { count: failed })}
+        <Stack data-testid="dossier-bulk-dialog">
+          {failures.length === 0 ? (
+            <Text>
+              {confirming ? t(`dossier_list.bulk.confirm_${confirming}`, { count: ids.length }) : null}
             </Text>
           ) : null}
+          {running !== null ? progressBar : null}
+          {failures.length > 0 ? (
+            <Stack gap={4} data-testid="dossier-bulk-failures">
+              <Text c="red" size="sm">
+                {t('dossier_list.bulk.failed', { count: failures.length })}
+              </Text>
+              <List size="sm">
+                {failures.map((f) => (
+                  <List.Item key={f.name} data-testid="dossier-bulk-failure">
+                    {t('dossier_list.bulk.failure', { name: f.name, reason: f.reason })}
+                  </List.Item>
+                ))}
+              </List>
+            </Stack>
+          ) : null}
           <Group justify="flex-end">
-            <Button variant="default" onClick={close} disabled={progress !== null}>
-              {t('common.cancel')}
-            </Button>
-            <Button
-              color={confirming === 'delete' ? 'red' : undefined}
-              loading={progress !== null}
-              onClick={() => confirming && run(confirming)}
-              data-testid="dossier-bulk-confirm-ok"
-            >
-              {confirming ? t(`dossier_list.bulk.${confirming}`) : ''}
-            </Button>
+            {failures.length > 0 ? (
+              <Button variant="default" onClick={close} data-testid="dossier-bulk-close">
+                {t('common.close')}
+              </Button>
+            ) : (
+              <>
+                <Button variant="default" onClick={close} disabled={running !== null}>
+                  {t('common.cancel')}
+                </Button>
+                <Button
+                  color={confirming === 'delete' ? 'red' : undefined}
+                  loading={running !== null}
+                  onClick={() => confirming && run(confirming)}
+                  data-testid="dossier-bulk-confirm-ok"
+                >
+                  {confirming ? t(`dossier_list.bulk.${confirming}`) : ''}
+                </Button>
+              </>
+            )}
           </Group>
         </Stack>
       </Modal>

@@ -25,6 +25,7 @@ import { focusMain } from '../../../app/shell/skip-link';
 import { pickCulture } from '../../../fields/helpers';
 import { useTokenData } from '../../auth/session';
 import { isEnvironmentAdmin, useEnvironment } from '../../environments/environment-store';
+import { ExportButton } from '../export/export-dialog';
 import { storedUserIds } from '../known-users';
 import { QuickEditModal, QuickShowModal } from '../quick-modals';
 import { useEnvironmentUsers } from '../use-environment-users';
@@ -36,6 +37,7 @@ import {
   useEntityAbilities,
   useItemOptions,
   useSearchItems,
+  useSubscriptions,
   useTabsAllowed,
 } from './list-api';
 import { cycleSort, type ListState, listQueryString, readListState, writeListState } from './list-params';
@@ -74,6 +76,7 @@ function DossierList({ entityId }: { entityId: number }) {
   const data = list.data;
   const ids = useMemo(() => data?.results.dossiers.map((d) => d.id) ?? [], [data]);
   const tabs = useTabsAllowed(entityId, ids);
+  const subscriptions = useSubscriptions(environment?.id, ids);
   const shownUserIds = useMemo(
     () =>
       data
@@ -121,7 +124,12 @@ function DossierList({ entityId }: { entityId: number }) {
 
   const selectedRows = (data?.results.dossiers ?? [])
     .filter((d) => selected.has(d.id))
-    .map((d) => ({ id: d.id, archived: d.archived }));
+    .map((d) => ({
+      id: d.id,
+      archived: d.archived,
+      summary: d.summary,
+      subscribed: subscriptions.data?.has(d.id) ?? false,
+    }));
 
   if (list.isError && !data) {
     const forbidden = isApiError(list.error, 403) || isApiError(list.error, 401);
@@ -154,6 +162,14 @@ function DossierList({ entityId }: { entityId: number }) {
               <IconFilter size={18} />
             </ActionIcon>
           </Tooltip>
+          {selectedRows.length === 0 ? (
+            <ExportButton
+              entityId={entityId}
+              abilities={abilities}
+              target={{ type: 'list', query }}
+              testId="dossier-list-export"
+            />
+          ) : null}
           {abilities.canCreate ? (
             <Button
               component={Link}
@@ -194,6 +210,14 @@ function DossierList({ entityId }: { entityId: number }) {
           selected={selectedRows}
           canDelete={abilities.canDelete}
           canArchive={abilities.canArchive}
+          exportButton={
+            <ExportButton
+              entityId={entityId}
+              abilities={abilities}
+              target={{ type: 'selection', ids: selectedRows.map((d) => d.id) }}
+              testId="dossier-bulk-export"
+            />
+          }
           onDone={() => {
             // the bar and its buttons go with the selection: the focus goes to the page's heading
             setSelected(new Set());
@@ -216,6 +240,7 @@ function DossierList({ entityId }: { entityId: number }) {
             optionsOf={optionsOf}
             users={members.users}
             tabsAllowed={tabs.data}
+            subscribed={subscriptions.data}
             sort={state.sort}
             onSort={(itemId) => update({ sort: cycleSort(state.sort, itemId), page: 1 })}
             selected={selected}

@@ -15,6 +15,7 @@ import {
   IconArrowDown,
   IconArrowsSort,
   IconArrowUp,
+  IconBell,
   IconEye,
   IconEyeOff,
   IconPencil,
@@ -35,6 +36,8 @@ interface DossierTableProps {
   users: readonly UserOption[];
   /** per dossier id; a missing id counts as allowed until the server has answered */
   tabsAllowed: Map<number, boolean> | undefined;
+  /** the dossiers the user subscribes to: their rows show a bell */
+  subscribed?: ReadonlySet<number>;
   sort: Sort | null;
   onSort: (itemId: number) => void;
   selected: ReadonlySet<number>;
@@ -174,6 +177,16 @@ export function DossierTable(props: DossierTableProps) {
                           color="var(--mantine-color-gray-6)"
                           aria-label={t('dossier_list.archived_badge')}
                           data-testid="dossier-archived-badge"
+                        />
+                      </Tooltip>
+                    ) : null}
+                    {props.subscribed?.has(dossier.id) ? (
+                      <Tooltip label={t('dossier_list.subscribed_badge')}>
+                        <IconBell
+                          size={18}
+                          color="var(--mantine-color-gray-7)"
+                          aria-label={t('dossier_list.subscribed_badge')}
+                          data-testid="dossier-subscribed-badge"
                         />
                       </Tooltip>
                     ) : null}

@@ -17,6 +17,8 @@ export const dossierListKeys = {
   items: (entityId: number, view: string) => ['dossier-list', entityId, 'items', view] as const,
   abilities: (entityId: number) => ['dossier-list', entityId, 'abilities'] as const,
   tabs: (entityId: number, ids: number[]) => ['dossier-list', entityId, 'tabs', ids] as const,
+  subscriptions: (environmentId: number, ids: number[]) =>
+    ['dossier-list', 'subscriptions', environmentId, ids] as const,
   options: (defFieldId: number) => ['dossier-list', 'options', defFieldId] as const,
 };
 
@@ -70,6 +72,21 @@ export function useSearchItems(entityId: number) {
 }
 
 /** Per dossier whether its tabs may be opened (POST /displayposition/credentials). */
+/** The dossiers of the page the user subscribes to (the rows' bells). */
+export function useSubscriptions(environmentId: number | undefined, ids: number[]) {
+  return useQuery({
+    queryKey: dossierListKeys.subscriptions(environmentId ?? 0, ids),
+    queryFn: () =>
+      api.post<{ content_dossier_id: number }[]>('/contentdossier/subscriptions', {
+        environment: environmentId,
+        ids,
+      }),
+    enabled: environmentId !== undefined && ids.length > 0,
+    staleTime: 0,
+    select: (answer) => new Set(answer.map((row) => row.content_dossier_id)),
+  });
+}
+
 export function useTabsAllowed(entityId: number, ids: number[]) {
   return useQuery({
     queryKey: dossierListKeys.tabs(entityId, ids),
@@ -147,22 +164,28 @@ export function bulkCall(action: BulkAction, id: number): Promise<unknown> {
   }
 }
 
+/** A dossier the action failed for, and the reason (the server's answer). */
+export interface BulkFailure {
+  id: number;
+  error: unknown;
+}
+
 /**
  * Runs the action for every id one after another; a failure does not stop the rest
- * (spec doc 2 section 4, bulk delete). Returns the ids that failed.
+ * (spec doc 2 section 4, bulk delete). Returns the ids that failed, each with its error.
  */
 export async function runBulk(
   action: BulkAction,
   ids: readonly number[],
   onProgress?: (done: number) => void,
-): Promise<number[]> {
-  const failed: number[] = [];
+): Promise<BulkFailure[]> {
+  const failed: BulkFailure[] = [];
   let done = 0;
   for (const id of ids) {
     try {
       await bulkCall(action, id);
-    } catch {
-      failed.push(id);
+    } catch (error) {
+      failed.push({ id, error });
     }
     done += 1;
     onProgress?.(done);
