@@ -151,7 +151,7 @@ export function listFiltersToQuery(
         const endText = get('end');
         const to = endText ? toYmd(endText) : null;
         if (!to) errors[key('end')] = endText ? LIST_FILTER_MESSAGES.invalidDate : DOSSIER_MESSAGES.required;
-        else add('date_between', [day, ymdToIso(to)]);
+        else add('date_between', `${day},${ymdToIso(to)}`);
       }
       continue;
     }
@@ -235,9 +235,10 @@ export function queryToListFilters(
       if (f.type === 'equals') params[id] = String(value);
       else if (f.type === 'date_gt') Object.assign(params, { [id]: value, [`${id}_type`]: 'after' });
       else if (f.type === 'date_lt') Object.assign(params, { [id]: value, [`${id}_type`]: 'before' });
-      else if (f.type === 'date_between' && Array.isArray(value))
-        Object.assign(params, { [id]: value[0], [`${id}_type`]: 'between', [`${id}_end`]: value[1] });
-      else if (f.type === 'number_gte') params[`${id}_min`] = String(value);
+      else if (f.type === 'date_between') {
+        const [from, to] = (Array.isArray(value) ? value : String(value).split(',')).map(String);
+        Object.assign(params, { [id]: from, [`${id}_type`]: 'between', [`${id}_end`]: to });
+      } else if (f.type === 'number_gte') params[`${id}_min`] = String(value);
       else if (f.type === 'number_lte') params[`${id}_max`] = String(value);
       else if (f.type === 'in' && Array.isArray(value)) params[id] = value.join(',');
       else if (['number_equals', 'string_like_equals', 'string_exact_equals'].includes(f.type))
