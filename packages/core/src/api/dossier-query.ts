@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ARCHIVED_CHOICES, queryDocumentSchema } from '../query/document';
-import { listQuerySchema, pagedSchema } from './common';
+import { listQuerySchema, pagedSchema, REQUIRED_MESSAGE } from './common';
 import { idParamSchema, idSchema } from './ids';
 
 // Saved queries (/api/dossierquery, spec document 1 sections 3 and 7): a query document over one
@@ -58,3 +58,19 @@ export type DossierQuery = z.infer<typeof dossierQuerySchema>;
 
 export const dossierQueryPageSchema = pagedSchema(dossierQuerySchema);
 export const dossierQueryCountAnswerSchema = z.object({ items: z.number() });
+
+/** An entity's settings.query_settings: its default query (id) and the queries its menu lists. */
+export const querySettingsSchema = z.object({
+  default_query: idSchema.nullable().optional(),
+  menu_queries: z
+    .array(
+      z.object({
+        queryUuid: z.uuid(),
+        name: z.string().trim().min(1, REQUIRED_MESSAGE).max(255),
+        rank: z.number().int().min(0).max(100_000).default(0),
+      }),
+    )
+    .max(50)
+    .default([]),
+});
+export type QuerySettings = z.infer<typeof querySettingsSchema>;

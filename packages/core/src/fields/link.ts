@@ -10,6 +10,8 @@ export const LINK_MESSAGES = {
   invalid: 'Choose a valid dossier',
   tooMany: 'Only one dossier may be linked',
   unknown: (id: number) => `Unknown dossier ${id}`,
+  /** outside the saved query that restricts the link's choices */
+  notAChoice: 'This dossier is not among the choices of this field',
 } as const;
 
 export const linkSettingsSchema = z.object({

@@ -4,6 +4,7 @@ import {
   ENVIRONMENT_SETTINGS_MESSAGES,
   ENVIRONMENT_TEXT_MESSAGES,
   FORBIDDEN_MESSAGE,
+  LINK_MESSAGES,
   LOG_MESSAGES,
   LOGIN_MESSAGES,
   MEMBER_MESSAGES,
@@ -25,6 +26,7 @@ import type { TFunction } from 'i18next';
 // Server and shared-schema messages are English sentences; map the known ones to translation keys.
 const MESSAGE_KEYS: Record<string, string> = {
   [REQUIRED_MESSAGE]: 'validation.required',
+  [LINK_MESSAGES.notAChoice]: 'validation.link_not_a_choice',
   [FORBIDDEN_MESSAGE]: '403_general_message',
   'Invalid e-mail address': 'validation.email',
   'At most 6 digits': 'validation.max_6_digits',

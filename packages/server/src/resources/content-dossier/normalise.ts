@@ -14,6 +14,7 @@ import { type VisibleItem, visibleListOptions } from '../../policy/display-item'
 import type { EntityScope } from '../../policy/entity';
 import type { EnvironmentAccess } from '../../policy/environment';
 import { sanitiseStoredRichText } from '../../sanitise/rich-text';
+import { compileForUser, linkRestriction } from '../dossier-query/service';
 import { fileValueProblem } from '../file/service';
 
 // Submitted values (keyed by display item id) to stored values (keyed by data-field id) and the linked
@@ -33,6 +34,37 @@ async function environmentUsers(db: Db, environmentId: number) {
     .where('eu.environment_id', '=', environmentId)
     .execute();
   return rows.map((row) => ({ id: row.id, name: row.username }));
+}
+
+/**
+ * The first of `ids` outside the saved query that restricts the link's choices (its
+ * default_val_dos_query, or the query limit_output_to_mis_item names), as the user may read it.
+ */
+async function outsideRestriction(
+  db: Db,
+  scope: EntityScope,
+  v: VisibleItem,
+  ids: number[],
+): Promise<number | undefined> {
+  const query = await linkRestriction(db, scope.access.environment.id, v);
+  if (!query) return undefined;
+  const { condition } = await compileForUser(
+    db,
+    scope.access,
+    scope.access.user,
+    query.def_dossier_id,
+    query.data,
+  );
+  const inside = await db
+    .selectFrom('content_dossier')
+    .select('id')
+    .where('environment_id', '=', scope.access.environment.id)
+    .where('def_dossier_id', '=', query.def_dossier_id)
+    .where('id', 'in', ids)
+    .where(condition)
+    .execute();
+  const known = new Set(inside.map((row) => Number(row.id)));
+  return ids.find((id) => !known.has(id));
 }
 
 export interface Normalised {
@@ -82,6 +114,10 @@ export async function normaliseValues(
         const missing = ids.find((id) => !known.has(id));
         if (missing !== undefined) {
           out.errors[key] = LINK_MESSAGES.unknown(missing);
+          continue;
+        }
+        if ((await outsideRestriction(db, scope, v, ids)) !== undefined) {
+          out.errors[key] = LINK_MESSAGES.notAChoice;
           continue;
         }
       }

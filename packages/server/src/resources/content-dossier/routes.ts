@@ -18,6 +18,7 @@ import { currentUser, currentUserForEntity, currentUserIn } from '../../auth/cur
 import { answers } from '../../http-errors';
 import { openEntityScope } from '../../policy/entity';
 import { openEnvironment } from '../../policy/environment';
+import { itemsShownFor } from '../dossier-query/service';
 import { logShown } from './dossier-log';
 import { marks, setMark, subscribedAmong } from './marks';
 import { presentDetail } from './present';
@@ -53,7 +54,12 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const user = await currentUser(request);
       const { dossier, ...scope } = await openDossier(db, user, request.params.id, 'show');
-      const items = await detailItems(db, scope, request.query.displayPosition);
+      const items = await itemsShownFor(
+        db,
+        scope.access,
+        dossier,
+        await detailItems(db, scope, request.query.displayPosition),
+      );
       // the page's first read (without a position) is the dossier being opened
       if (request.query.displayPosition === undefined)
         await logShown(db, scope.access, { id: Number(dossier.id), entityId: dossier.def_dossier_id });

@@ -4,6 +4,8 @@ import {
   type defDossierCreateSchema,
   type defDossierPatchSchema,
   type Pager,
+  type QuerySettings,
+  querySettingsSchema,
 } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { z } from 'zod';
@@ -63,6 +65,47 @@ export function findDefDossier(db: Db, id: number) {
  * they name belongs to the entity; other settings pass as they are.
  */
 async function normaliseSettings(
+  db: Db,
+  entityId: number | null,
+  settings: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const withQueries = Object.hasOwn(settings, 'query_settings')
+    ? { ...settings, query_settings: await normaliseQuerySettings(db, entityId, settings.query_settings) }
+    : settings;
+  return normaliseConditions(db, entityId, withQueries);
+}
+
+/** settings.query_settings: its default and menu queries must be saved queries of this entity. */
+async function normaliseQuerySettings(
+  db: Db,
+  entityId: number | null,
+  value: unknown,
+): Promise<QuerySettings> {
+  const parsed = querySettingsSchema.safeParse(value ?? {});
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw badRequest({
+      [['settings', 'query_settings', ...issue.path.map(String)].join('.')]: issue.message,
+    });
+  }
+  const { default_query, menu_queries } = parsed.data;
+  if (default_query == null && menu_queries.length === 0) return parsed.data;
+  const queries =
+    entityId === null
+      ? []
+      : await db
+          .selectFrom('dossier_query')
+          .select(['id', 'uuid'])
+          .where('def_dossier_id', '=', entityId)
+          .execute();
+  if (default_query != null && !queries.some((q) => q.id === default_query))
+    throw badRequest({ 'settings.query_settings.default_query': 'Unknown query' });
+  if (menu_queries.some((m) => !queries.some((q) => q.uuid === m.queryUuid)))
+    throw badRequest({ 'settings.query_settings.menu_queries': 'Unknown query' });
+  return parsed.data;
+}
+
+async function normaliseConditions(
   db: Db,
   entityId: number | null,
   settings: Record<string, unknown>,

@@ -236,3 +236,105 @@ describe('/api/dossierquery', () => {
     expect(foreign.statusCode).toBe(404);
   });
 });
+
+describe('queries at work', () => {
+  const alphaQuery = () => ({
+    combinators: [
+      {
+        combine: 'AND',
+        fields: [{ id: 'summary', type: 'string_exact_equals', value: 'Alpha' }],
+        links: [],
+        combinators: [],
+      },
+    ],
+  });
+  const save = async (defDossier: number, data: unknown) => {
+    const created = await c.admin.post('/api/dossierquery', {
+      environment: c.environment.id,
+      defDossier,
+      data,
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    return created.json() as { id: number; uuid: string };
+  };
+
+  it("an entity's default and menu queries are its own saved queries, listed in the environment answer", async () => {
+    const query = await save(c.client.id, redQuery());
+    const other = await save(c.project.id, alphaQuery());
+    const settings = (query_settings: unknown) =>
+      c.admin.patch(`/api/defdossier/${c.client.id}`, { settings: { query_settings } });
+    const refused = await settings({ default_query: other.id });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors).toEqual({ 'settings.query_settings.default_query': 'Unknown query' });
+    const ok = await settings({
+      default_query: query.id,
+      menu_queries: [{ queryUuid: query.uuid, name: 'Red', rank: 1 }],
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const environment = (await c.admin.get(`/api/environment/${c.environment.id}`)).json();
+    const client = environment.defdossiers.find((dd: { id: number }) => dd.id === c.client.id);
+    expect(client.query_settings.default_query).toBe(query.id);
+    expect(client.dossierqueries).toEqual(expect.arrayContaining([{ id: query.id, uuid: query.uuid }]));
+
+    // in use: refused, naming where
+    const remove = await c.admin.delete(`/api/dossierquery/${query.id}`);
+    expect(remove.statusCode).toBe(400);
+    expect(remove.json().errors.id).toBe('This query is still in use');
+    expect(remove.json().errors.used_by).toContain('Client');
+    await settings({ default_query: null, menu_queries: [] });
+    expect((await c.admin.delete(`/api/dossierquery/${query.id}`)).statusCode).toBe(204);
+  });
+
+  it("a link's restricting query refuses a linked dossier outside it", async () => {
+    const query = await save(c.project.id, alphaQuery());
+    await t.db
+      .updateTable('display_item')
+      .set({ settings: { default_val_dos_query: query.id } })
+      .where('id', '=', c.links.projectsItem.id)
+      .execute();
+    const [alpha, beta] = c.projectsDossiers;
+    const item = String(c.links.projectsItem.id);
+    const name = String(c.fields.name.item.id);
+    const refused = await c.admin.post('/api/contentdossier', {
+      defDossier: c.client.id,
+      values: { [name]: 'restricted one', [item]: [beta] },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().errors[item]).toBe('This dossier is not among the choices of this field');
+    const accepted = await c.admin.post('/api/contentdossier', {
+      defDossier: c.client.id,
+      values: { [name]: 'restricted two', [item]: [alpha] },
+    });
+    expect(accepted.statusCode, accepted.body).toBe(201);
+    // the picker's own list call restricted the same way
+    const picker = await c.admin.get(
+      `/api/contentdossier?defDossier=${c.project.id}&dossierQuery=${query.id}`,
+    );
+    expect(picker.json().results.dossiers.map((x: { id: number }) => x.id)).toEqual([alpha]);
+    await t.db
+      .updateTable('display_item')
+      .set({ settings: {} })
+      .where('id', '=', c.links.projectsItem.id)
+      .execute();
+  });
+
+  it('a display item with a condition query shows only on dossiers that match it', async () => {
+    const query = await save(c.client.id, redQuery());
+    await t.db
+      .updateTable('display_item')
+      .set({ settings: { condition_query: query.uuid } })
+      .where('id', '=', c.fields.notes.item.id)
+      .execute();
+    const shows = async (id: number) =>
+      (await c.admin.get(`/api/contentdossier/${id}`))
+        .json()
+        .items.some((i: { id: number }) => i.id === c.fields.notes.item.id);
+    expect(await shows(d.red)).toBe(true);
+    expect(await shows(d.blue)).toBe(false);
+    await t.db
+      .updateTable('display_item')
+      .set({ settings: {} })
+      .where('id', '=', c.fields.notes.item.id)
+      .execute();
+  });
+});

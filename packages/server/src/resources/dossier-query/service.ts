@@ -2,6 +2,7 @@ import {
   type DossierQuery,
   type dossierQueryCreateSchema,
   type dossierQueryPatchSchema,
+  fieldSettingsOf,
   type Pager,
   QUERY_LIMITS,
   type QueryDocument,
@@ -14,7 +15,7 @@ import type { Db } from '../../db/database';
 import { paginate } from '../../db/paginate';
 import type { DossierQueryTable, UserRow } from '../../db/schema';
 import { badRequest, notFound } from '../../http-errors';
-import { type LinkRow, visibleItems } from '../../policy/display-item';
+import { type LinkRow, type VisibleItem, visibleItems } from '../../policy/display-item';
 import { canShowDossiers } from '../../policy/dossier';
 import { entityPermissions } from '../../policy/entity';
 import type { EnvironmentAccess } from '../../policy/environment';
@@ -149,6 +150,28 @@ export async function countMatching(
   return Number(n);
 }
 
+/**
+ * The saved query that restricts a link item's choices: its default_val_dos_query (an id), or the
+ * query limit_output_to_mis_item names (a uuid), of the link's child entity; null without one.
+ */
+export async function linkRestriction(db: Db, environmentId: number, v: VisibleItem): Promise<Row | null> {
+  if (!v.link) return null;
+  const settings = fieldSettingsOf(v);
+  const id = typeof settings.default_val_dos_query === 'number' ? settings.default_val_dos_query : null;
+  const uuid = typeof settings.limit_output_to_mis_item === 'string' ? settings.limit_output_to_mis_item : '';
+  if (id === null && !UUID.test(uuid)) return null;
+  const row = await db
+    .selectFrom('dossier_query')
+    .selectAll()
+    .where('environment_id', '=', environmentId)
+    .where('def_dossier_id', '=', v.link.child_def_dossier_id)
+    .where((eb) => (id !== null ? eb('id', '=', id) : eb('uuid', '=', uuid)))
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export async function findQuery(db: Db, id: number): Promise<Row> {
   const row = await db.selectFrom('dossier_query').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound();
@@ -231,17 +254,64 @@ export async function updateQuery(
     .executeTakeFirstOrThrow();
 }
 
-/** Deletes the query unless another query names it (409-style 400 naming where it is used). */
+export const QUERY_IN_USE = 'This query is still in use';
+
+/**
+ * Where a query is used: entities (default or menu query), links and display items (restricting a
+ * picker, or a condition), other queries. Named as the admin knows them.
+ */
+export async function usesOfQuery(db: Db, row: Row): Promise<string[]> {
+  const env = row.environment_id;
+  const id = String(row.id);
+  const named = (translations: { name?: string }[] | null | undefined, fallback: string) =>
+    translations?.[0]?.name || fallback;
+  const [entities, links, items, queries] = await Promise.all([
+    db
+      .selectFrom('def_dossier')
+      .select(['id', 'translations'])
+      .where('environment_id', '=', env)
+      .where(
+        sql<boolean>`(settings -> 'query_settings' ->> 'default_query' = ${id}
+          or coalesce(settings -> 'query_settings' -> 'menu_queries', '[]'::jsonb) @> ${JSON.stringify([{ queryUuid: row.uuid }])}::jsonb)`,
+      )
+      .execute(),
+    db
+      .selectFrom('def_dossier_link')
+      .select(['id', 'name'])
+      .where('environment_id', '=', env)
+      .where(
+        sql<boolean>`(settings ->> 'default_val_dos_query' = ${id} or settings ->> 'limit_output_to_mis_item' = ${row.uuid})`,
+      )
+      .execute(),
+    db
+      .selectFrom('display_item')
+      .select(['id'])
+      .where('environment_id', '=', env)
+      .where(
+        sql<boolean>`(settings ->> 'condition_query' in (${id}, ${row.uuid}) or settings ->> 'default_val_dos_query' = ${id}
+          or settings ->> 'limit_output_to_mis_item' = ${row.uuid})`,
+      )
+      .execute(),
+    db
+      .selectFrom('dossier_query')
+      .select('id')
+      .where('environment_id', '=', env)
+      .where('id', '<>', row.id)
+      .where(sql<boolean>`data::text ~ ${`"where_other_query": ?${row.id}[,}]`}`)
+      .execute(),
+  ]);
+  return [
+    ...entities.map((e) => named(e.translations, `#${e.id}`)),
+    ...links.map((l) => l.name || `#${l.id}`),
+    ...items.map((i) => `#${i.id}`),
+    ...queries.map((q) => `#${q.id}`),
+  ];
+}
+
+/** Deletes the query unless something uses it (400 naming where). */
 export async function deleteQuery(db: Db, row: Row): Promise<void> {
-  const users = await db
-    .selectFrom('dossier_query')
-    .select('id')
-    .where('environment_id', '=', row.environment_id)
-    .where('id', '<>', row.id)
-    .where(sql<boolean>`data::text ~ ${`"where_other_query": ?${row.id}[,}]`}`)
-    .execute();
-  if (users.length)
-    throw badRequest({ id: `This query is used by query ${users.map((u) => u.id).join(', ')}` });
+  const uses = await usesOfQuery(db, row);
+  if (uses.length) throw badRequest({ id: QUERY_IN_USE, used_by: uses.join(', ') });
   await db
     .deleteFrom('dossier_query')
     .where('id', '=', row.id)
@@ -271,4 +341,63 @@ export async function presentQuery(db: Db, row: Row): Promise<DossierQuery> {
     created_at: row.created_at.toISOString(),
     modified_at: row.modified_at.toISOString(),
   };
+}
+
+/**
+ * The items without a condition query, and those whose condition query (settings.condition_query: a
+ * query of the entity, by id or uuid) the dossier matches as this user may read it. An item whose
+ * query is gone, or names what the user may not see, is not shown.
+ */
+export async function itemsShownFor(
+  db: Db,
+  access: EnvironmentAccess,
+  dossier: { id: number | string; def_dossier_id: number },
+  items: VisibleItem[],
+): Promise<VisibleItem[]> {
+  const refOf = (v: VisibleItem) => {
+    const ref = (v.item.settings as Record<string, unknown> | null)?.condition_query;
+    return typeof ref === 'number' || (typeof ref === 'string' && ref !== '') ? String(ref) : null;
+  };
+  const refs = [...new Set(items.flatMap((v) => refOf(v) ?? []))];
+  if (refs.length === 0) return items;
+  const queries = await db
+    .selectFrom('dossier_query')
+    .selectAll()
+    .where('environment_id', '=', access.environment.id)
+    .where('def_dossier_id', '=', dossier.def_dossier_id)
+    .where((eb) =>
+      eb.or([
+        eb(
+          'id',
+          'in',
+          refs
+            .filter((r) => /^\d{1,9}$/.test(r))
+            .map(Number)
+            .concat(0),
+        ),
+        eb('uuid', 'in', refs.filter((r) => UUID.test(r)).concat('00000000-0000-0000-0000-000000000000')),
+      ]),
+    )
+    .execute();
+  const matches = new Set<string>();
+  for (const query of queries) {
+    let condition: RawBuilder<boolean>;
+    try {
+      ({ condition } = await compileForUser(db, access, access.user, query.def_dossier_id, query.data));
+    } catch {
+      continue; // a condition on something the user may not see: the item stays hidden
+    }
+    const hit = await db
+      .selectFrom('content_dossier')
+      .select('id')
+      .where('environment_id', '=', access.environment.id)
+      .where('id', '=', Number(dossier.id))
+      .where(condition)
+      .executeTakeFirst();
+    if (hit) matches.add(String(query.id)).add(query.uuid);
+  }
+  return items.filter((v) => {
+    const ref = refOf(v);
+    return ref === null || matches.has(ref);
+  });
 }

@@ -15,7 +15,7 @@ export async function presentEnvironments(
   const userIds = [
     ...new Set(rows.flatMap((row) => [row.created_by, row.modified_by]).filter((id) => id !== null)),
   ];
-  const [locales, roles, defDossiers, memberships, users] = await Promise.all([
+  const [locales, roles, defDossiers, memberships, users, queries] = await Promise.all([
     db
       .selectFrom('environment_locale')
       .innerJoin('locale', 'locale.id', 'environment_locale.locale_id')
@@ -46,6 +46,12 @@ export async function presentEnvironments(
     userIds.length
       ? db.selectFrom('app_user').select(['id', 'username']).where('id', 'in', userIds).execute()
       : Promise.resolve([]),
+    db
+      .selectFrom('dossier_query')
+      .select(['def_dossier_id', 'id', 'uuid'])
+      .where('environment_id', 'in', ids)
+      .orderBy('id')
+      .execute(),
   ]);
   const usersById = new Map(users.map((u) => [u.id, u]));
   const shown = await entitiesShownToRoles(
@@ -82,7 +88,9 @@ export async function presentEnvironments(
           rank: dd.rank,
           visibility_roles: dd.visibility_roles,
           query_settings: (dd.settings.query_settings as DefDossierSummary['query_settings']) ?? {},
-          dossierqueries: [],
+          dossierqueries: queries
+            .filter((q) => q.def_dossier_id === dd.id)
+            .map(({ id, uuid }) => ({ id, uuid })),
           translations: dd.translations,
         }),
       ),
