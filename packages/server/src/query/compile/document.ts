@@ -126,13 +126,6 @@ function link(l: LinkCondition, entity: EntityScope, alias: string, walk: Walk):
   walk.aliases += 1;
   const inner = `l${walk.depth}_${walk.aliases}`;
   const env = walk.ctx.environmentId;
-  const outerId = sql.ref(`${alias}.id`);
-  const innerRef = (column: string) => sql.ref(`${inner}.${column}`);
-  const forward = sql.raw(checkedId(row.id));
-  const linked = row.back_link_id
-    ? sql`(select cl.child_id as id from content_link cl where cl.environment_id = ${env} and cl.link_id = ${forward} and cl.parent_id = ${outerId}
-        union select cl.parent_id from content_link cl where cl.environment_id = ${env} and cl.link_id = ${sql.raw(checkedId(row.back_link_id))} and cl.child_id = ${outerId})`
-    : sql`(select cl.child_id as id from content_link cl where cl.environment_id = ${env} and cl.link_id = ${forward} and cl.parent_id = ${outerId})`;
   const conditions: RawBuilder<boolean>[] = [
     archivedSql(inner, l.include_archived ?? 'both'),
     group(
@@ -144,18 +137,32 @@ function link(l: LinkCondition, entity: EntityScope, alias: string, walk: Walk):
     const other = otherQuery(l.where_other_query, target, inner, walk);
     conditions.push(l.where_other_type === 'IN' ? other : sql<boolean>`not coalesce(${other}, false)`);
   }
-  const matching = sql`select 1 from content_dossier ${sql.raw(inner)}
-    where ${innerRef('environment_id')} = ${env} and ${innerRef('id')} in ${linked}
-      and ${group('AND', conditions)}`;
-  if (l.where_empty_not_empty === 'EMPTY') return sql<boolean>`not exists (${matching})`;
-  if (l.where_min != null || l.where_max != null) {
-    const count = sql`(select count(*) from (${matching} limit ${(l.where_max ?? l.where_min ?? 0) + 1}) m)`;
-    const parts: RawBuilder<boolean>[] = [];
-    if (l.where_min != null) parts.push(sql<boolean>`${count} >= ${l.where_min}`);
-    if (l.where_max != null) parts.push(sql<boolean>`${count} <= ${l.where_max}`);
-    return group('AND', parts);
-  }
-  return sql<boolean>`exists (${matching})`;
+  // The ids of the dossiers (of this side) linked to a matching dossier, through the link and through
+  // its back link. Not correlated with the outer row: PostgreSQL reads the few matching linked
+  // dossiers first and joins their links (a correlated EXISTS had it try every row of the outer side).
+  const linkedDossier = sql.raw(inner);
+  const matches = group('AND', conditions);
+  const through = (linkId: number, own: 'parent_id' | 'child_id') => {
+    const other = own === 'parent_id' ? 'child_id' : 'parent_id';
+    return sql`select cl.${sql.raw(own)} as id from content_link cl
+      join content_dossier ${linkedDossier} on ${linkedDossier}.id = cl.${sql.raw(other)} and ${linkedDossier}.environment_id = cl.environment_id
+      where cl.environment_id = ${env} and cl.link_id = ${sql.raw(checkedId(linkId))} and ${matches}`;
+  };
+  const linked = row.back_link_id
+    ? sql`${through(row.id, 'parent_id')} union all ${through(row.back_link_id, 'child_id')}`
+    : through(row.id, 'parent_id');
+  const outerId = sql.ref(`${alias}.id`);
+  if (l.where_empty_not_empty === 'EMPTY') return sql<boolean>`${outerId} not in (${linked})`;
+  const min = l.where_min ?? null;
+  const max = l.where_max ?? null;
+  if (min === null && max === null) return sql<boolean>`${outerId} in (${linked})`;
+  const counted = (having: RawBuilder<boolean>) =>
+    sql`select m.id from (${linked}) m group by m.id having ${having}`;
+  // at most `max` (with no minimum) includes the dossiers linked to none
+  if (!min) return sql<boolean>`${outerId} not in (${counted(sql<boolean>`count(*) > ${max}`)})`;
+  const having =
+    max === null ? sql<boolean>`count(*) >= ${min}` : sql<boolean>`count(*) between ${min} and ${max}`;
+  return sql<boolean>`${outerId} in (${counted(having)})`;
 }
 
 /** Whether the dossier `alias` matches another saved query (of the linked entity). */
