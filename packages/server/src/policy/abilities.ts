@@ -4,6 +4,8 @@ import {
   canCreateDossier,
   canDeleteDossier,
   canEditDossiers,
+  canExportAny,
+  canExportAs,
   canShowDossiers,
   holds,
 } from './dossier';
@@ -20,8 +22,6 @@ export const environmentAbilities = (access: EnvironmentAccess): EnvironmentAbil
   canSwitchActive: canSwitchActive(access.user),
 });
 
-const EXPORTS = ['export', 'export_csv', 'export_pdf', 'export_word', 'export_html'] as const;
-
 export const entityAbilities = (
   scope: Pick<EntityScope, 'permissions'> & { entity: { archivable: boolean } },
 ): EntityAbilities => ({
@@ -30,11 +30,11 @@ export const entityAbilities = (
   canEdit: canEditDossiers(scope),
   canDelete: canDeleteDossier(scope),
   canArchive: canArchiveDossier(scope),
-  canExport: EXPORTS.some((action) => holds(scope, action)),
-  canExportCsv: holds(scope, 'export_csv'),
-  canExportPdf: holds(scope, 'export_pdf'),
-  canExportWord: holds(scope, 'export_word'),
-  canExportHtml: holds(scope, 'export_html'),
+  canExport: canExportAny(scope),
+  canExportCsv: canExportAs(scope, 'export_csv'),
+  canExportPdf: canExportAs(scope, 'export_pdf'),
+  canExportWord: canExportAs(scope, 'export_word'),
+  canExportHtml: canExportAs(scope, 'export_html'),
   canMerge: holds(scope, 'merge'),
   canMassUpdate: holds(scope, 'massupdate'),
   canReadLog: holds(scope, 'dossierlog'),

@@ -7,7 +7,7 @@ import { currentUser, currentUserIn } from '../../auth/current-user';
 import type { Db } from '../../db/database';
 import type { UserRow } from '../../db/schema';
 import { answers, badRequest, bytesAnswer } from '../../http-errors';
-import { authorize, canShowDossiers, holds } from '../../policy/dossier';
+import { authorize, canExportAny, canShowDossiers } from '../../policy/dossier';
 import { type EntityScope, openEntityScope } from '../../policy/entity';
 import { openDossier } from '../content-dossier/read-model';
 import { listDossiers, positiveId } from '../content-dossier-list/service';
@@ -115,10 +115,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const user = await currentUser(request);
       const scope = await openEntityScope(db, user, request.query.defDossier);
-      authorize(
-        canShowDossiers(scope) &&
-          ['export_csv', 'export_pdf', 'export_word'].some((a) => holds(scope, a as never)),
-      );
+      authorize(canShowDossiers(scope) && canExportAny(scope));
       const fields = await exportFields(db, scope);
       return { results: fields.map((f) => ({ id: f.id, name: f.name })) };
     },
