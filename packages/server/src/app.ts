@@ -39,6 +39,7 @@ import { displayItemRoutes } from './resources/display-item/routes';
 import { displayPositionRoutes } from './resources/display-position/routes';
 import { environmentRoutes } from './resources/environment/routes';
 import { environmentTextRoutes } from './resources/environment-text/routes';
+import { favouriteRoutes } from './resources/favourite/routes';
 import { fileRoutes } from './resources/file/routes';
 import { healthRoutes } from './resources/health/routes';
 import { localeRoutes } from './resources/locale/routes';
@@ -212,6 +213,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       await api.register(displayCustomViewRoutes);
       await api.register(contentDossierListRoutes);
       await api.register(contentDossierRoutes);
+      await api.register(favouriteRoutes);
       await api.register(fileRoutes);
       api.all('/*', { schema: { response: answers({}) } }, async (_request, reply) =>
         reply.code(404).send({ message: 'Not found' }),

@@ -335,6 +335,7 @@ const ROUTES: Record<string, Case> = {
   'GET /api/contentdossier': {
     fill: (x) => ({ query: { defDossier: x.entity, environment: x.environment } }),
   },
+  'GET /api/contentdossier/favorites': { fill: (x) => ({ query: { environment: x.environment } }) },
   'GET /api/contentdossier/search': {
     fill: (x) => ({ query: { environment: x.environment, search: 'value' } }),
   },

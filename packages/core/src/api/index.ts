@@ -7,6 +7,7 @@ export * from './entity';
 export * from './entity-answers';
 export * from './environment';
 export * from './environment-text';
+export * from './favourite';
 export * from './file';
 export * from './ids';
 export * from './log';

@@ -8,7 +8,13 @@ import {
   holds,
 } from './dossier';
 import type { EntityScope } from './entity';
-import { canSwitchActive, type EnvironmentAccess, hasCredential, isEnvironmentAdmin } from './environment';
+import {
+  canQuickSearch,
+  canSwitchActive,
+  type EnvironmentAccess,
+  hasCredential,
+  isEnvironmentAdmin,
+} from './environment';
 
 // The abilities that answers carry for the signed-in user (core/api/abilities.ts), read off the rules
 // of this folder: the web shows or hides actions by them and decides nothing itself. The user's own
@@ -18,6 +24,7 @@ export const environmentAbilities = (access: EnvironmentAccess): EnvironmentAbil
   canAdminister: isEnvironmentAdmin(access),
   canSeeReports: hasCredential(access, 'export') && access.environment.env_modules.includes('reports'),
   canSwitchActive: canSwitchActive(access.user),
+  canQuickSearch: canQuickSearch(access),
 });
 
 const EXPORTS = ['export', 'export_csv', 'export_pdf', 'export_word', 'export_html'] as const;

@@ -72,8 +72,8 @@ beforeAll(async () => {
   readerRoleId = reader.id;
   const secretRole = await buildRole(t.db, envId, 'Secret');
   const other = await buildRole(t.db, envId, 'Other');
-  await addMember(t.db, envId, { user: m.user, roleIds: [reader.id] });
-  await addMember(t.db, envId, { user: n.user, roleIds: [other.id] });
+  await addMember(t.db, envId, { user: m.user, roleIds: [reader.id], credentials: ['quick_search'] });
+  await addMember(t.db, envId, { user: n.user, roleIds: [other.id], credentials: ['quick_search'] });
 
   const entity = await buildDefDossier(t.db, envId, { name: 'Case' });
   const childEntity = await buildDefDossier(t.db, envId, { name: 'Client' });
@@ -573,5 +573,19 @@ describe('GET /api/contentdossier/search', () => {
     expect(
       (await outsider.get(`/api/contentdossier/search?environment=${envId}&search=case`)).statusCode,
     ).toBe(404);
+  });
+
+  it('is refused without the quick_search credential', async () => {
+    const withoutCredential = await t.signIn();
+    await addMember(t.db, envId, {
+      user: withoutCredential.user,
+      roleIds: [readerRoleId],
+      credentials: ['export'],
+    });
+    const refused = await withoutCredential.client.get(
+      `/api/contentdossier/search?environment=${envId}&search=case`,
+    );
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(refused.json()).toEqual({ message: '403_general_message' });
   });
 });

@@ -24,7 +24,12 @@ import { badRequest } from '../../http-errors';
 import { type LinkRow, type VisibleItem, visibleItems, visibleListOptions } from '../../policy/display-item';
 import { authorize, canShowDossiers } from '../../policy/dossier';
 import { entitiesShownToRoles, entityPermissions, openEntityScope } from '../../policy/entity';
-import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from '../../policy/environment';
+import {
+  canQuickSearch,
+  type EnvironmentAccess,
+  isEnvironmentAdmin,
+  openEnvironment,
+} from '../../policy/environment';
 import { readerSummaryKeys } from '../../policy/summary';
 import { countedAggregations } from '../../query/dossier-counts';
 import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
@@ -313,6 +318,7 @@ export async function quickSearch(
   limit: number,
 ): Promise<QuickSearchHit[]> {
   const access = await openEnvironment(db, user, environmentId);
+  authorize(canQuickSearch(access));
   const text = search.trim();
   if (text === '') return [];
   const summaryKeys = await readerSummaryKeys(db, access);
