@@ -45,6 +45,7 @@ import { healthRoutes } from './resources/health/routes';
 import { localeRoutes } from './resources/locale/routes';
 import { logRoutes } from './resources/log/routes';
 import { memberRoutes } from './resources/member/routes';
+import { messageRoutes } from './resources/message/routes';
 import { permissionRoutes } from './resources/permission/routes';
 import { roleRoutes } from './resources/role/routes';
 import { securityRoutes } from './resources/security/routes';
@@ -214,6 +215,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       await api.register(contentDossierListRoutes);
       await api.register(contentDossierRoutes);
       await api.register(favouriteRoutes);
+      await api.register(messageRoutes);
       await api.register(fileRoutes);
       api.all('/*', { schema: { response: answers({}) } }, async (_request, reply) =>
         reply.code(404).send({ message: 'Not found' }),

@@ -26,6 +26,8 @@ export const environmentAbilitiesSchema = z.object({
   canSwitchActive: z.boolean(),
   /** the top bar's quick search: the quick_search credential (admins pass, as every entity check) */
   canQuickSearch: z.boolean(),
+  /** send pop-up messages: super admins, the environment's admins and contract admins */
+  canSendPopup: z.boolean(),
 });
 export type EnvironmentAbilities = z.infer<typeof environmentAbilitiesSchema>;
 

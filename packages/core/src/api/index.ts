@@ -12,6 +12,7 @@ export * from './file';
 export * from './ids';
 export * from './log';
 export * from './member';
+export * from './message';
 export * from './profile';
 export * from './security';
 export * from './subscription';

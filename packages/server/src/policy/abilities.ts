@@ -15,6 +15,7 @@ import {
   hasCredential,
   isEnvironmentAdmin,
 } from './environment';
+import { canSendPopup } from './message';
 
 // The abilities that answers carry for the signed-in user (core/api/abilities.ts), read off the rules
 // of this folder: the web shows or hides actions by them and decides nothing itself. The user's own
@@ -25,6 +26,7 @@ export const environmentAbilities = (access: EnvironmentAccess): EnvironmentAbil
   canSeeReports: hasCredential(access, 'export') && access.environment.env_modules.includes('reports'),
   canSwitchActive: canSwitchActive(access.user),
   canQuickSearch: canQuickSearch(access),
+  canSendPopup: canSendPopup(access),
 });
 
 const EXPORTS = ['export', 'export_csv', 'export_pdf', 'export_word', 'export_html'] as const;

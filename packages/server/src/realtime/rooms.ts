@@ -25,6 +25,11 @@ export class RealtimeRooms {
     this.io?.in(userRoom(userId)).socketsLeave(environmentRoom(environmentId));
   }
 
+  /** An event for every socket of the user, on every node (their unread count, say). */
+  toUser(userId: number, event: string, payload: unknown): void {
+    this.io?.to(userRoom(userId)).emit(event, payload);
+  }
+
   /** Every socket opened with these sessions is disconnected, on every node (the sessions ended). */
   endSessions(sessionIds: number[]): void {
     if (sessionIds.length === 0) return;

@@ -25,6 +25,7 @@ import * as userActivity from './2026-11-27T1100-user-activity';
 import * as subscriptionOrder from './2026-11-27T1110-subscription-order';
 import * as twoFactorAndPolicy from './2026-11-27T1120-two-factor-and-policy';
 import * as sessionDetails from './2026-11-27T1130-session-details';
+import * as messages from './2026-11-28T1000-messages';
 
 // Listed by hand so the migrator needs no file-system scan. Kysely runs them in name order,
 // so every name starts with its UTC date and time.
@@ -55,4 +56,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T1110-subscription-order': subscriptionOrder,
   '2026-11-27T1120-two-factor-and-policy': twoFactorAndPolicy,
   '2026-11-27T1130-session-details': sessionDetails,
+  '2026-11-28T1000-messages': messages,
 };
