@@ -13,6 +13,9 @@ import {
   isEnvironmentAdmin,
   useEnvironment,
 } from '../../features/environments/environment-store';
+import { ComposeHost } from '../../features/messages/compose-modal';
+import { MessageBell } from '../../features/messages/message-bell';
+import { PopupMessages } from '../../features/messages/popup-messages';
 import { isBuiltRoute } from '../built-routes';
 import { truncate } from '../format';
 import { HelpContact } from '../help-contact';
@@ -115,6 +118,7 @@ export function MainShell() {
           </Group>
           <Group gap="xs" wrap="nowrap">
             {environment.abilities?.canQuickSearch && <QuickSearch />}
+            <MessageBell />
             <LanguageSwitch />
             {showReports && (
               <Tooltip label={t('shell.reports')}>
@@ -171,6 +175,8 @@ export function MainShell() {
       </AppShell.Footer>
 
       <FavouritesPanel opened={favouritesOpen} onClose={() => setFavouritesOpen(false)} />
+      <ComposeHost />
+      <PopupMessages />
       <NewLinkedDossierHost />
       <LinkFilterHost />
       {token?.abilities?.canHoldSubscriptions && <SubscriptionNotice />}
