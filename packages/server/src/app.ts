@@ -22,7 +22,7 @@ import { answers, HttpError } from './http-errors';
 import { clientErrorFromDatabase, rejectInvalidInput } from './input-guard';
 import { createMailer, type Mailer } from './mail/mailer';
 import { enforceRouteAccess } from './policy/route-access';
-import { RealtimeRooms } from './realtime/rooms';
+import { RealtimeRooms, serveRoomsFor } from './realtime/rooms';
 import { activityRoutes } from './resources/activity/routes';
 import { avatarImageRoutes, avatarRoutes } from './resources/avatar/routes';
 import { configRoutes } from './resources/config/routes';
@@ -116,6 +116,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
   app.decorate('mailer', mailer ?? createMailer(config));
   app.decorate('oidc', new OidcService(config));
   app.decorate('realtime', new RealtimeRooms());
+  serveRoomsFor(db, app.realtime);
   app.decorateRequest('user', undefined);
   app.decorateRequest('claims', undefined);
   enforceRouteAccess(app);

@@ -36,3 +36,9 @@ export class RealtimeRooms {
     this.io?.in(sessionIds.map(sessionRoom)).disconnectSockets(true);
   }
 }
+
+// The rooms of the app that serves a database, for work that happens deep in a write (the notices of a
+// dossier's subscribers): per-node state keyed by the Db, as the tests run several apps in one process.
+const roomsByDb = new WeakMap<object, RealtimeRooms>();
+export const serveRoomsFor = (db: object, rooms: RealtimeRooms) => roomsByDb.set(db, rooms);
+export const roomsOf = (db: object): RealtimeRooms | undefined => roomsByDb.get(db);

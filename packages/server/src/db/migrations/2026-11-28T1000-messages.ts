@@ -45,9 +45,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       sent_at timestamptz not null default now(),
       primary key (environment_id, user_id, content_dossier_id)
     )`.execute(db);
+  // a dossier's subscribers, read on every write of it (the unique key starts with the user)
+  await sql`create index dossier_subscription_dossier on dossier_subscription (environment_id, content_dossier_id)`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop index dossier_subscription_dossier`.execute(db);
   await sql`drop table subscription_notice`.execute(db);
   await sql`drop table message_recipient`.execute(db);
   await sql`drop table message`.execute(db);
