@@ -566,6 +566,14 @@ describe('GET /api/contentdossier/search', () => {
     });
     const memberHits = await member.get(`/api/contentdossier/search?environment=${envId}&search=case`);
     expect(memberHits.json()).toHaveLength(3); // archived Delta is left out
+    // a short text found among the newest dossiers: the same newest matches as the index gives
+    const newest = await member.get(`/api/contentdossier/search?environment=${envId}&search=case&limit=2`);
+    expect(newest.json().map((h: { id: number }) => h.id)).toEqual(
+      memberHits
+        .json()
+        .map((h: { id: number }) => h.id)
+        .slice(0, 2),
+    );
     const none = await noShow.get(`/api/contentdossier/search?environment=${envId}&search=case`);
     expect(none.json()).toEqual([]);
     const wild = await admin.get(`/api/contentdossier/search?environment=${envId}&search=%25`);
