@@ -15,9 +15,14 @@ import { fetchMessage, markMessageRead, messageKeys } from './messages-api';
 // /messages/{id}: one message; opening an unread one marks it read. Reply writes to the sender with
 // 'RE: ' before the title.
 export function MessagePage() {
+  const id = Number(useParams().id);
+  // one view per message: going from one message to another marks the other read too
+  return <MessageView key={id} id={id} />;
+}
+
+function MessageView({ id }: { id: number }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const id = Number(useParams().id);
   const message = useQuery({
     queryKey: messageKeys.one(id),
     queryFn: ({ signal }) => fetchMessage(id, signal),
