@@ -1,6 +1,7 @@
+import { personName } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
-import type { MessageNotice, UserRow } from '../../db/schema';
+import type { MessageNotice } from '../../db/schema';
 import { canShowDossiers } from '../../policy/dossier';
 import { entityPermissions } from '../../policy/entity';
 import { type EnvironmentAccess, type Membership, membershipOpens } from '../../policy/environment';
@@ -16,9 +17,6 @@ import { insertMessage, pushUnreadCounts } from '../message/service';
 // transaction; their recipients' unread counts are pushed once it is committed (pushNotices).
 
 const QUIET = sql`interval '10 minutes'`;
-
-const personName = (user: Pick<UserRow, 'username' | 'first_name' | 'preposition' | 'last_name'>) =>
-  [user.first_name, user.preposition, user.last_name].filter(Boolean).join(' ') || user.username;
 
 /**
  * Writes the notices of one written dossier (before a deletion takes its subscriptions with it);

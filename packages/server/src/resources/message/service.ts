@@ -8,13 +8,14 @@ import {
   type MessagePage,
   type MessageSend,
   makePager,
+  personName,
   REQUIRED_MESSAGE,
   UNREAD_EVENT,
   type UnreadEvent,
 } from '@dossierbase/core';
-import { type ExpressionBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../db/database';
-import type { Database, MessageNotice, UserRow } from '../../db/schema';
+import type { MessageNotice, UserRow } from '../../db/schema';
 import { openableEnvironmentIds } from '../../db/user-environments';
 import { badRequest, notFound } from '../../http-errors';
 import { authorize } from '../../policy/dossier';
@@ -27,12 +28,6 @@ import { openDossier } from '../content-dossier/read-model';
 // Messages between the members of an environment (POST, GET /api/message ...). The unread count of a
 // recipient is pushed to their sockets after every change of it (UNREAD_EVENT), and read by the client
 // every 100 s besides.
-
-/** How the product names a person: first name, preposition and last name, or the username. */
-const personName = (eb: ExpressionBuilder<Database, 'app_user'>) =>
-  sql<string>`coalesce(nullif(concat_ws(' ', nullif(${eb.ref('app_user.first_name')}, ''),
-    nullif(${eb.ref('app_user.preposition')}, ''), nullif(${eb.ref('app_user.last_name')}, '')), ''),
-    ${eb.ref('app_user.username')})`;
 
 const hasText = (html: string) => /<img\b/i.test(html) || html.replace(/<[^>]*>|&nbsp;|\s/g, '') !== '';
 
@@ -171,7 +166,10 @@ interface MessageRow {
   content_dossier_id: number | null;
   notice: MessageNotice | null;
   created_at: Date;
-  sender_name: string | null;
+  sender_username: string | null;
+  sender_first_name: string | null;
+  sender_preposition: string | null;
+  sender_last_name: string | null;
   read_at: Date | null;
 }
 
@@ -181,7 +179,7 @@ function messageColumns(db: Db) {
   return db
     .selectFrom('message as m')
     .leftJoin('app_user', 'app_user.id', 'm.sender_id')
-    .select((eb) => [
+    .select([
       'm.id',
       'm.environment_id',
       'm.sender_id',
@@ -191,7 +189,10 @@ function messageColumns(db: Db) {
       'm.content_dossier_id',
       'm.notice',
       'm.created_at',
-      eb.case().when('app_user.id', 'is', null).then(null).else(personName(eb)).end().as('sender_name'),
+      'app_user.username as sender_username',
+      'app_user.first_name as sender_first_name',
+      'app_user.preposition as sender_preposition',
+      'app_user.last_name as sender_last_name',
     ]);
 }
 
@@ -201,7 +202,15 @@ async function recipientsOf(db: Db, environmentId: number, messageIds: number[])
   const rows = await db
     .selectFrom('message_recipient as r')
     .innerJoin('app_user', 'app_user.id', 'r.user_id')
-    .select((eb) => ['r.message_id', 'r.user_id', 'r.read_at', personName(eb).as('name')])
+    .select([
+      'r.message_id',
+      'r.user_id',
+      'r.read_at',
+      'app_user.username',
+      'app_user.first_name',
+      'app_user.preposition',
+      'app_user.last_name',
+    ])
     .where('r.environment_id', '=', environmentId)
     .where('r.message_id', 'in', messageIds)
     .orderBy('r.user_id')
@@ -209,7 +218,7 @@ async function recipientsOf(db: Db, environmentId: number, messageIds: number[])
   const byMessage = new Map<number, Message['recipients']>();
   for (const row of rows) {
     const list = byMessage.get(Number(row.message_id)) ?? [];
-    list.push({ id: row.user_id, name: row.name, read_date: iso(row.read_at) });
+    list.push({ id: row.user_id, name: personName(row), read_date: iso(row.read_at) });
     byMessage.set(Number(row.message_id), list);
   }
   return byMessage;
@@ -222,7 +231,15 @@ function present(row: MessageRow, userId: number, recipients: Message['recipient
     title: row.title,
     message_text: row.message_text,
     sender_id: row.sender_id,
-    sender_name: row.sender_name,
+    sender_name:
+      row.sender_username === null
+        ? null
+        : personName({
+            username: row.sender_username,
+            first_name: row.sender_first_name,
+            preposition: row.sender_preposition,
+            last_name: row.sender_last_name,
+          }),
     recipients: outgoing ? recipients : [],
     created_at: new Date(row.created_at).toISOString(),
     read_date: iso(row.read_at),
