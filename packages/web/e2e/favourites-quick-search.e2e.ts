@@ -1,15 +1,15 @@
-import { sql } from 'kysely';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { seedDemoRecords } from '../../server/src/seed-records';
 import {
   DEMO_PASSWORD,
+  demoClient,
   openBrowser,
   openDemoAsAdmin,
   type Stack,
   screenshot,
   signIn,
   startStack,
+  tabTo,
 } from './harness';
 
 // The top bar's favourites panel and quick search (issue 21, parts 1 and 2): the admin marks a dossier,
@@ -22,30 +22,10 @@ let dossier: { id: number; summary: string };
 beforeAll(async () => {
   stack = await startStack();
   await seedDemoRecords(stack.db);
-  const row = await stack.db
-    .selectFrom('content_dossier as d')
-    .innerJoin('def_dossier as e', 'e.id', 'd.def_dossier_id')
-    .innerJoin('environment as env', 'env.id', 'd.environment_id')
-    .select(['d.id', 'd.summary'])
-    .where('env.name', '=', 'Demo')
-    .where(sql<boolean>`e.translations @> ${JSON.stringify([{ name_singular: 'Client' }])}::jsonb`)
-    // the newest: the quick search lists the newest matches first
-    .orderBy('d.id', 'desc')
-    .executeTakeFirstOrThrow();
-  dossier = { id: Number(row.id), summary: row.summary };
+  // the newest: the quick search lists the newest matches first
+  dossier = await demoClient(stack.db, 'newest');
 }, 120_000);
 afterAll(() => stack?.close());
-
-const active = (page: Page, selector: string) =>
-  page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector);
-
-async function tabTo(page: Page, selector: string, limit = 40) {
-  for (let i = 0; i < limit; i++) {
-    if (await active(page, selector)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${selector}`);
-}
 
 test('the favourites panel lists a favourited dossier, searches it and removes it', async () => {
   const { page, close } = await openBrowser(stack.baseUrl);

@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { seedDemoRecords } from '../../server/src/seed-records';
 import {
   DEMO_PASSWORD,
+  demoClient,
   openBrowser,
   openDemoAsAdmin,
   type Stack,
@@ -22,14 +22,7 @@ let dossier: { id: number; summary: string };
 beforeAll(async () => {
   stack = await startStack();
   await seedDemoRecords(stack.db);
-  const row = await stack.db
-    .selectFrom('content_dossier as d')
-    .innerJoin('def_dossier as e', 'e.id', 'd.def_dossier_id')
-    .select(['d.id', 'd.summary'])
-    .where(sql<boolean>`e.translations @> ${JSON.stringify([{ name_singular: 'Client' }])}::jsonb`)
-    .orderBy('d.id')
-    .executeTakeFirstOrThrow();
-  dossier = { id: Number(row.id), summary: row.summary };
+  dossier = await demoClient(stack.db);
 }, 120_000);
 afterAll(() => stack?.close());
 
