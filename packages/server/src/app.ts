@@ -22,7 +22,7 @@ import { answers, HttpError } from './http-errors';
 import { clientErrorFromDatabase, rejectInvalidInput } from './input-guard';
 import { createMailer, type Mailer } from './mail/mailer';
 import { enforceRouteAccess } from './policy/route-access';
-import { RealtimeRooms } from './realtime/rooms';
+import { RealtimeRooms, serveRoomsFor } from './realtime/rooms';
 import { activityRoutes } from './resources/activity/routes';
 import { avatarImageRoutes, avatarRoutes } from './resources/avatar/routes';
 import { configRoutes } from './resources/config/routes';
@@ -41,11 +41,13 @@ import { dossierQueryRoutes } from './resources/dossier-query/routes';
 import { environmentRoutes } from './resources/environment/routes';
 import { environmentTextRoutes } from './resources/environment-text/routes';
 import { exportRoutes } from './resources/export/routes';
+import { favouriteRoutes } from './resources/favourite/routes';
 import { fileRoutes } from './resources/file/routes';
 import { healthRoutes } from './resources/health/routes';
 import { localeRoutes } from './resources/locale/routes';
 import { logRoutes } from './resources/log/routes';
 import { memberRoutes } from './resources/member/routes';
+import { messageRoutes } from './resources/message/routes';
 import { permissionRoutes } from './resources/permission/routes';
 import { roleRoutes } from './resources/role/routes';
 import { securityRoutes } from './resources/security/routes';
@@ -116,6 +118,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
   app.decorate('mailer', mailer ?? createMailer(config));
   app.decorate('oidc', new OidcService(config));
   app.decorate('realtime', new RealtimeRooms());
+  serveRoomsFor(db, app.realtime);
   app.decorateRequest('user', undefined);
   app.decorateRequest('claims', undefined);
   enforceRouteAccess(app);
@@ -216,6 +219,8 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       await api.register(contentDossierListRoutes);
       await api.register(contentDossierRoutes);
       await api.register(exportRoutes);
+      await api.register(favouriteRoutes);
+      await api.register(messageRoutes);
       await api.register(fileRoutes);
       api.all('/*', { schema: { response: answers({}) } }, async (_request, reply) =>
         reply.code(404).send({ message: 'Not found' }),

@@ -45,6 +45,8 @@ interface Tenant {
   dossier: number;
   projectDossier: number;
   file: number;
+  /** sent by the member to the admin */
+  message: number;
   adminUser: number;
   /** the ordinary member, who has an avatar */
   memberUser: number;
@@ -351,6 +353,7 @@ const ROUTES: Record<string, Case> = {
   'GET /api/contentdossier': {
     fill: (x) => ({ query: { defDossier: x.entity, environment: x.environment } }),
   },
+  'GET /api/contentdossier/favorites': { fill: (x) => ({ query: { environment: x.environment } }) },
   'GET /api/contentdossier/search': {
     fill: (x) => ({ query: { environment: x.environment, search: 'value' } }),
   },
@@ -412,6 +415,23 @@ const ROUTES: Record<string, Case> = {
   'GET /api/log': { fill: (x) => ({ query: { environment: x.environment, dossier: x.dossier } }) },
   'GET /api/file/:id': { fill: (x) => ({ params: { id: x.file } }) },
   'GET /api/file/:id/download': { fill: (x) => ({ params: { id: x.file } }) },
+  // messages
+  'POST /api/message': {
+    fill: (x) => ({
+      body: {
+        environment: x.environment,
+        users: [x.memberUser],
+        title: 'A note',
+        messageText: '<p>About this dossier</p>',
+        contentDossier: x.dossier,
+        type: 'popup',
+      },
+    }),
+  },
+  'GET /api/message': { fill: (x) => ({ query: { environment: x.environment } }) },
+  'GET /api/message/unread/count': { fill: (x) => ({ query: { environment: x.environment } }) },
+  'GET /api/message/:id': { fill: (x) => ({ params: { id: x.message } }) },
+  'POST /api/message/:id/read': { fill: (x) => ({ params: { id: x.message } }) },
 };
 
 /** An environment with every kind of record, each named with `mark`. */
@@ -566,6 +586,14 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     },
   });
   expect(dossier.statusCode, dossier.body).toBe(201);
+  const message = await member.client.post('/api/message', {
+    environment: env,
+    users: [admin.user.id],
+    title: `${mark} message`,
+    messageText: `<p>${mark} message text</p>`,
+    contentDossier: dossier.json().id,
+  });
+  expect(message.statusCode, message.body).toBe(201);
 
   return {
     environment: env,
@@ -587,6 +615,7 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     dossier: dossier.json().id,
     projectDossier: projectDossier.json().id,
     file: file.json().id,
+    message: message.json().id,
     adminUser: admin.user.id,
     memberUser: member.user.id,
     invitedUser: invited.id,

@@ -139,3 +139,8 @@ export const quickSearchHitSchema = z.object({
 });
 export type QuickSearchHit = z.infer<typeof quickSearchHitSchema>;
 export const quickSearchAnswerSchema = z.array(quickSearchHitSchema);
+
+/** The top bar's quick search (spec doc 2 section 9): 10 hits, 200 ms after the last key, texts cut at 50. */
+export const QUICK_SEARCH_LIMIT = 10;
+export const QUICK_SEARCH_DEBOUNCE_MS = 200;
+export const QUICK_SEARCH_TEXT_LENGTH = 50;

@@ -36,6 +36,7 @@ export const JSON_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   display_item: ['translations', 'settings'],
   content_dossier: ['summaries', 'values'],
   dossier_log: ['changes'],
+  message: ['notice'],
   template: ['template', 'translations'],
 };
 

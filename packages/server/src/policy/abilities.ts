@@ -10,7 +10,14 @@ import {
   holds,
 } from './dossier';
 import type { EntityScope } from './entity';
-import { canSwitchActive, type EnvironmentAccess, hasCredential, isEnvironmentAdmin } from './environment';
+import {
+  canQuickSearch,
+  canSwitchActive,
+  type EnvironmentAccess,
+  hasCredential,
+  isEnvironmentAdmin,
+} from './environment';
+import { canSendPopup } from './message';
 
 // The abilities that answers carry for the signed-in user (core/api/abilities.ts), read off the rules
 // of this folder: the web shows or hides actions by them and decides nothing itself. The user's own
@@ -20,6 +27,8 @@ export const environmentAbilities = (access: EnvironmentAccess): EnvironmentAbil
   canAdminister: isEnvironmentAdmin(access),
   canSeeReports: hasCredential(access, 'export') && access.environment.env_modules.includes('reports'),
   canSwitchActive: canSwitchActive(access.user),
+  canQuickSearch: canQuickSearch(access),
+  canSendPopup: canSendPopup(access),
 });
 
 export const entityAbilities = (

@@ -136,6 +136,18 @@ export const routes: RouteObject[] = [
                         }),
                       },
                       {
+                        path: '/messages',
+                        lazy: async () => ({
+                          Component: (await import('../features/messages/messages-page')).MessagesPage,
+                        }),
+                      },
+                      {
+                        path: '/messages/:id',
+                        lazy: async () => ({
+                          Component: (await import('../features/messages/message-page')).MessagePage,
+                        }),
+                      },
+                      {
                         path: '/security',
                         lazy: async () => ({
                           Component: (await import('../features/security/security-page')).SecurityPage,

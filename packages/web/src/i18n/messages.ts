@@ -8,6 +8,7 @@ import {
   LOG_MESSAGES,
   LOGIN_MESSAGES,
   MEMBER_MESSAGES,
+  MESSAGE_MESSAGES,
   PASSWORD_MESSAGES,
   PASSWORD_MIN_LENGTH,
   PASSWORD_UPDATE_REQUIRED,
@@ -85,6 +86,9 @@ const MESSAGE_KEYS: Record<string, string> = {
   [ENVIRONMENT_TEXT_MESSAGES.markup]: 'languages.messages.markup',
   [ENVIRONMENT_MESSAGES.lastLanguage]: 'languages.messages.lastLanguage',
   [ENVIRONMENT_MESSAGES.unknownLanguage]: 'languages.messages.unknownLanguage',
+  ...Object.fromEntries(
+    Object.entries(MESSAGE_MESSAGES).map(([name, text]) => [text, `messages.errors.${name}`]),
+  ),
   ...Object.fromEntries(
     Object.entries(SUBSCRIPTION_MESSAGES).map(([name, text]) => [text, `subscriptions.messages.${name}`]),
   ),

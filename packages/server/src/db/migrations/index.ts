@@ -25,6 +25,7 @@ import * as userActivity from './2026-11-27T1100-user-activity';
 import * as subscriptionOrder from './2026-11-27T1110-subscription-order';
 import * as twoFactorAndPolicy from './2026-11-27T1120-two-factor-and-policy';
 import * as sessionDetails from './2026-11-27T1130-session-details';
+import * as messages from './2026-11-28T1000-messages';
 import * as dossierLogShown from './2026-11-28T1100-dossier-log-shown';
 import * as dossierQuery from './2026-11-28T1200-dossier-query';
 
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T1110-subscription-order': subscriptionOrder,
   '2026-11-27T1120-two-factor-and-policy': twoFactorAndPolicy,
   '2026-11-27T1130-session-details': sessionDetails,
+  '2026-11-28T1000-messages': messages,
   '2026-11-28T1100-dossier-log-shown': dossierLogShown,
   '2026-11-28T1200-dossier-query': dossierQuery,
 };
