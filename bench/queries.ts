@@ -161,7 +161,7 @@ async function main() {
     await raw.query(`set search_path to "${BENCH_SCHEMA}"`);
     const rawStatement = async (name: string, kind: 'page' | 'count') => {
       const { condition } = await compileForUser(db, access, user, bench.entityId, documents[name]);
-      let q = db
+      const q = db
         .selectFrom('content_dossier')
         .where('environment_id', '=', bench.environmentId)
         .where('def_dossier_id', '=', bench.entityId)
@@ -169,7 +169,7 @@ async function main() {
       const compiled =
         kind === 'count'
           ? q.select((eb) => eb.fn.countAll().as('n')).compile()
-          : (q = q.selectAll().orderBy('id', 'desc').limit(50)).compile();
+          : q.selectAll().orderBy('id', 'desc').limit(50).compile();
       return () => raw.query(compiled.sql, [...compiled.parameters]).then(() => undefined);
     };
 
