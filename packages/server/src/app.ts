@@ -34,6 +34,7 @@ import { defDossierDefFieldRoutes } from './resources/def-dossier-def-field/rout
 import { defDossierLinkRoutes } from './resources/def-dossier-link/routes';
 import { defFieldRoutes } from './resources/def-field/routes';
 import { defFieldListRoutes } from './resources/def-field-list/routes';
+import { dashboardRoutes } from './resources/dashboard/routes';
 import { displayCustomViewRoutes } from './resources/display-custom-view/routes';
 import { displayItemRoutes } from './resources/display-item/routes';
 import { displayPositionRoutes } from './resources/display-position/routes';
@@ -216,6 +217,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       await api.register(displayItemRoutes);
       await api.register(displayCustomViewRoutes);
       await api.register(dossierQueryRoutes);
+      await api.register(dashboardRoutes);
       await api.register(contentDossierListRoutes);
       await api.register(contentDossierRoutes);
       await api.register(exportRoutes);

@@ -41,6 +41,7 @@ interface Tenant {
   position: number;
   customView: number;
   query: number;
+  block: number;
   role: number;
   dossier: number;
   projectDossier: number;
@@ -348,6 +349,37 @@ const ROUTES: Record<string, Case> = {
     }),
   },
   'DELETE /api/dossierquery/:id': { fill: (x) => ({ params: { id: x.query } }) },
+  'GET /api/mypageblock': { fill: (x) => ({ query: { environment: x.environment } }) },
+  'GET /api/mypageblock/:id': { fill: (x) => ({ params: { id: x.block } }) },
+  'GET /api/mypageblock/:id/data': { fill: (x) => ({ params: { id: x.block } }) },
+  'POST /api/mypageblock': {
+    fill: (x) => ({
+      body: {
+        environment: x.environment,
+        type: 'sum_fields',
+        defDossier: x.entity,
+        settings: { sum_field: x.dataField },
+      },
+    }),
+  },
+  'PATCH /api/mypageblock/:id': { fill: (x) => ({ params: { id: x.block }, body: { col: 6 } }) },
+  'DELETE /api/mypageblock/:id': { fill: (x) => ({ params: { id: x.block } }) },
+  'GET /api/mypage/:environmentId/position': { fill: (x) => ({ params: { environmentId: x.environment } }) },
+  'PATCH /api/mypage/:environmentId/position': {
+    fill: (x) => ({
+      params: { environmentId: x.environment },
+      body: { blocks: [{ block: x.block, xPos: 0, yPos: 0, blockWidth: 6, blockHeight: 10 }] },
+    }),
+  },
+  'POST /api/environmentadmin/statistics/contentdossier': {
+    fill: (x) => ({ body: { environment: x.environment } }),
+  },
+  'POST /api/environmentadmin/statistics/user_current': {
+    fill: (x) => ({ body: { environment: x.environment } }),
+  },
+  'POST /api/environmentadmin/statistics/users_most_active': {
+    fill: (x) => ({ body: { environment: x.environment } }),
+  },
 
   // dossiers
   'GET /api/contentdossier': {
@@ -544,6 +576,11 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     .values({ environment_id: env, def_dossier_id: entity.id, view_name: `${mark} view` })
     .returning('id')
     .executeTakeFirstOrThrow();
+  const block = await t.db
+    .insertInto('mypage_block')
+    .values({ environment_id: env, type: 'dashboard', def_dossier_id: entity.id })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const query = await t.db
     .insertInto('dossier_query')
     .values({
@@ -611,6 +648,7 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     position,
     customView: customView.id,
     query: query.id,
+    block: block.id,
     role: role.id,
     dossier: dossier.json().id,
     projectDossier: projectDossier.json().id,

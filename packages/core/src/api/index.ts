@@ -17,3 +17,4 @@ export * from './message';
 export * from './profile';
 export * from './security';
 export * from './subscription';
+export * from './dashboard';

@@ -515,7 +515,37 @@ export interface DossierQueryTable {
   modified_at: Generated<Date>;
 }
 
+/** A dashboard block (mypage_block). */
+export interface MypageBlockTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  environment_id: number;
+  type: string;
+  def_dossier_id: number | null;
+  dossier_query_id: number | null;
+  parent_id: number | null;
+  col: Generated<number>;
+  rank: Generated<number>;
+  dashboard: Generated<boolean>;
+  roles: ColumnType<number[], number[] | undefined, number[]>;
+  translations: JsonArray<{ culture: string; title: string }[]>;
+  settings: Json<Record<string, unknown>>;
+  created_at: Generated<Date>;
+  modified_at: Generated<Date>;
+}
+
+/** The grid of one view of an environment's dashboard: a user's own (user_id) or the default (null). */
+export interface MypagePositionTable {
+  id: Generated<number>;
+  environment_id: number;
+  user_id: number | null;
+  positions: Json<{ x: number; y: number; w: number; h: number; uuid: string }[]>;
+  modified_at: Generated<Date>;
+}
+
 export interface Database {
+  mypage_block: MypageBlockTable;
+  mypage_position: MypagePositionTable;
   dossier_query: DossierQueryTable;
   app_setting: AppSettingTable;
   app_user: AppUserTable;

@@ -30,6 +30,18 @@ export class RealtimeRooms {
     this.io?.to(userRoom(userId)).emit(event, payload);
   }
 
+  /** The users with a socket in the environment's room, on every node (the Redis adapter asks the others). */
+  async usersIn(environmentId: number): Promise<Set<number>> {
+    if (!this.io) return new Set();
+    const sockets = await this.io.in(environmentRoom(environmentId)).fetchSockets();
+    return new Set(
+      sockets.flatMap((s) => {
+        const userId = (s.data as { claims?: { userId?: unknown } }).claims?.userId;
+        return typeof userId === 'number' ? [userId] : [];
+      }),
+    );
+  }
+
   /** Every socket opened with these sessions is disconnected, on every node (the sessions ended). */
   endSessions(sessionIds: number[]): void {
     if (sessionIds.length === 0) return;

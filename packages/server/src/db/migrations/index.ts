@@ -28,6 +28,7 @@ import * as sessionDetails from './2026-11-27T1130-session-details';
 import * as messages from './2026-11-28T1000-messages';
 import * as dossierLogShown from './2026-11-28T1100-dossier-log-shown';
 import * as dossierQuery from './2026-11-28T1200-dossier-query';
+import * as dashboardBlocks from './2026-11-28T1210-dashboard-blocks';
 
 // Listed by hand so the migrator needs no file-system scan. Kysely runs them in name order,
 // so every name starts with its UTC date and time.
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T1000-messages': messages,
   '2026-11-28T1100-dossier-log-shown': dossierLogShown,
   '2026-11-28T1200-dossier-query': dossierQuery,
+  '2026-11-28T1210-dashboard-blocks': dashboardBlocks,
 };
