@@ -30,6 +30,10 @@ beforeAll(async () => {
     [
       'd1',
       {
+        [v(f.email)]: 'anna@example.test',
+        [v(f.url)]: 'https://anna.example',
+        [v(f.auto)]: 7,
+        [v(f.calc)]: 20,
         [v(f.name)]: 'Anna',
         [v(f.amount)]: 10,
         [v(f.date)]: '1990-11-28',
@@ -41,6 +45,9 @@ beforeAll(async () => {
     [
       'd2',
       {
+        [v(f.email)]: 'bert@example.org',
+        [v(f.auto)]: 8,
+        [v(f.calc)]: 41,
         [v(f.name)]: 'Bert',
         [v(f.amount)]: 20.5,
         [v(f.date)]: '2026-11-25',
@@ -206,6 +213,43 @@ describe('query compiler: every operator on a fixed data set', () => {
     expect(await where(user, 'not_equals', 'CURRENT_USER')).toEqual(['d2', 'd3', 'd4']);
     expect(await where(user, 'equals', '')).toEqual(['d3', 'd4']);
     expect(await where(user, 'in', [OTHER_USER])).toEqual(['d2']);
+  });
+
+  it('the other textual types: e-mail, url, autoIncrement and calc', async () => {
+    const { email, url, auto, calc } = c.fields;
+    expect(await where(email, 'string_like_equals', '.test')).toEqual(['d1']);
+    expect(await where(email, 'string_exact_not_equals', 'bert@example.org')).toEqual([
+      'd1',
+      'd3',
+      'd4',
+      'd5',
+    ]);
+    expect(await where(url, 'string_is_not_empty')).toEqual(['d1']);
+    expect(await where(url, 'string_empty')).toEqual(['d2', 'd3', 'd4', 'd5']);
+    expect(await where(auto, 'number_gt', 7)).toEqual(['d2']);
+    expect(await where(auto, 'string_exact_equals', '7')).toEqual(['d1']);
+    expect(await where(calc, 'number_gte', 20)).toEqual(['d1', 'd2']);
+    expect(await where(calc, 'number_not_equals', 20)).toEqual(['d2', 'd3', 'd4', 'd5']);
+  });
+
+  it('system dates relative to today, in Amsterdam days', async () => {
+    // every dossier was created now: today for the real clock, so a query of "today" fixed in 2026-11-25
+    // matches them only while the test runs on that day; compare with the creation day instead
+    const created = await t.db
+      .selectFrom('content_dossier')
+      .select('created_at')
+      .where('id', '=', d.d1)
+      .executeTakeFirstOrThrow();
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam' }).format(created.created_at);
+    expect(await where('created_at', 'equals', day)).toEqual(['d1', 'd2', 'd3', 'd4', 'd5']);
+    expect(await where('created_at', 'date_lt', day)).toEqual([]);
+    expect(await where('modified_at', 'date_between', `${day},${day}`)).toEqual([
+      'd1',
+      'd2',
+      'd3',
+      'd4',
+      'd5',
+    ]);
   });
 
   it('textarea and system fields', async () => {
