@@ -6,7 +6,12 @@ import {
 } from '@dossierbase/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import { type DossierSetup, dossierSetup, insertDossier } from '../../resources/content-dossier/fixture';
+import {
+  type DossierSetup,
+  dossierSetup,
+  insertDossier,
+  linkDossiers,
+} from '../../resources/content-dossier/fixture';
 import { type Column, columnOf } from './columns';
 import { QueryCompileError } from './conditions';
 import { type CompileContext, compileDocument, type EntityScope } from './document';
@@ -74,21 +79,11 @@ beforeAll(async () => {
   for (const [name, values] of rows) d[name] = await insertDossier(t, c.client, name, values);
   // d1 is linked to project Alpha, d2 to Alpha and Beta through "projects"
   const [alpha, beta] = c.projectsDossiers;
-  for (const [parent, child] of [
+  await linkDossiers(t, c.environment.id, c.links.projects.id, [
     [d.d1, alpha],
     [d.d2, alpha],
     [d.d2, beta],
-  ])
-    await t.db
-      .insertInto('content_link')
-      .values({
-        environment_id: c.environment.id,
-        link_id: c.links.projects.id,
-        parent_id: parent,
-        child_id: child,
-        rank: 0,
-      })
-      .execute();
+  ]);
 
   const fields = new Map<number, Column>();
   for (const field of Object.values(f)) {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setItemRoles } from '../../../test/entity-factories';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import { type DossierSetup, dossierSetup, insertDossier } from '../content-dossier/fixture';
+import { type DossierSetup, dossierSetup, insertDossier, linkDossiers } from '../content-dossier/fixture';
 
 // Every block type's data against five dossiers whose counts and sums are written out by hand.
 
@@ -35,21 +35,11 @@ beforeAll(async () => {
   await t.db.updateTable('content_dossier').set({ archived: true }).where('id', '=', archived).execute();
   // a and b link to project Alpha, c to Beta
   const [alpha, beta] = c.projectsDossiers;
-  for (const [parent, child] of [
+  await linkDossiers(t, c.environment.id, c.links.projects.id, [
     [d.a, alpha],
     [d.b, alpha],
     [d.c, beta],
-  ])
-    await t.db
-      .insertInto('content_link')
-      .values({
-        environment_id: c.environment.id,
-        link_id: c.links.projects.id,
-        parent_id: parent,
-        child_id: child,
-        rank: 0,
-      })
-      .execute();
+  ]);
   await c.grant(c.client, ['show']);
   await c.grant(c.project, ['show']);
 });
