@@ -9,7 +9,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .createTable('mypage_block')
     .addColumn('id', 'serial', (c) => c.primaryKey())
     .addColumn('uuid', 'uuid', (c) => c.notNull().defaultTo(sql`gen_random_uuid()`))
-    .addColumn('environment_id', 'integer', (c) => c.notNull().references('environment.id').onDelete('cascade'))
+    .addColumn('environment_id', 'integer', (c) =>
+      c.notNull().references('environment.id').onDelete('cascade'),
+    )
     .addColumn('type', 'text', (c) => c.notNull())
     .addColumn('def_dossier_id', 'integer', (c) => c.references('def_dossier.id').onDelete('cascade'))
     .addColumn('dossier_query_id', 'integer', (c) => c.references('dossier_query.id').onDelete('set null'))
@@ -25,18 +27,26 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addUniqueConstraint('mypage_block_environment_id_key', ['environment_id', 'id'])
     .addUniqueConstraint('mypage_block_uuid_key', ['environment_id', 'uuid'])
     .execute();
-  await db.schema.createIndex('mypage_block_environment_idx').on('mypage_block').columns(['environment_id', 'rank', 'id']).execute();
+  await db.schema
+    .createIndex('mypage_block_environment_idx')
+    .on('mypage_block')
+    .columns(['environment_id', 'rank', 'id'])
+    .execute();
 
   // One row per environment and view: user_id null is the default view.
   await db.schema
     .createTable('mypage_position')
     .addColumn('id', 'serial', (c) => c.primaryKey())
-    .addColumn('environment_id', 'integer', (c) => c.notNull().references('environment.id').onDelete('cascade'))
+    .addColumn('environment_id', 'integer', (c) =>
+      c.notNull().references('environment.id').onDelete('cascade'),
+    )
     .addColumn('user_id', 'integer', (c) => c.references('app_user.id').onDelete('cascade'))
     .addColumn('positions', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`))
     .addColumn('modified_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .execute();
-  await sql`create unique index mypage_position_view_key on mypage_position (environment_id, coalesce(user_id, 0))`.execute(db);
+  await sql`create unique index mypage_position_view_key on mypage_position (environment_id, coalesce(user_id, 0))`.execute(
+    db,
+  );
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
