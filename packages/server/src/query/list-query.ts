@@ -183,7 +183,10 @@ export function parseListParams(query: Raw, ctx: ParseContext): ParseResult {
       params.condition = compileDocument(params.document, listEntityScope(ctx), {
         environmentId: ctx.environmentId,
         userId: ctx.userId,
-        today: todayYmd(),
+        // read only by relative date conditions, which the list's own parameters never make
+        get today() {
+          return todayYmd();
+        },
         entities: linkedEntityScopes(ctx),
         queries: new Map(),
       });
