@@ -31,22 +31,20 @@ import {
   openEnvironment,
 } from '../../policy/environment';
 import { readerSummaryKeys } from '../../policy/summary';
+import { runAggregations } from '../../query/compile/aggregate';
 import { type Column, columnOf } from '../../query/compile/columns';
-import { countedAggregations } from '../../query/dossier-counts';
-import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
-import { cachedResult, queryKey } from '../../query/list-cache';
-import { type ListTotal, listTotal } from '../../query/list-count';
 import {
   countQuery,
-  type ListParams,
-  likeContains,
   type PageLinkedDossier,
   type PageLinks,
   type PageRow,
   pageWithRelations,
-  parseListParams,
-  runAggregations,
-} from '../../query/list-query';
+} from '../../query/compile/page';
+import { countedAggregations } from '../../query/dossier-counts';
+import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
+import { cachedResult, queryKey } from '../../query/list-cache';
+import { type ListTotal, listTotal } from '../../query/list-count';
+import { type ListParams, likeContains, parseListParams } from '../../query/list-query';
 import { noteSortIndexUse } from '../../query/sort-indexes';
 import { summaryContainsSql, summarySql } from '../../query/visible-summary';
 import { presentItems } from '../content-dossier/present';
