@@ -2,10 +2,10 @@ import type { Selectable, SelectQueryBuilder } from 'kysely';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { Database } from '../../db/schema';
-import { checkedId } from '../field-expression';
 import { dataVersionSql } from '../list-cache';
 import type { ListParams } from '../list-query';
 import { summaryOfAnyEntitySql, summarySql } from '../visible-summary';
+import { linkedToDossier } from './links';
 
 // The filtered set of a list (no order, no paging), one page of it with what the answer carries beside
 // each row, and its count.
@@ -22,15 +22,8 @@ export function filteredQuery(db: Db, params: ListParams): ListQuery {
   else if (params.archived === 'only') q = q.where('content_dossier.archived', '=', true);
   if (params.embedded) {
     const { parentId, link } = params.embedded;
-    const env = params.environmentId;
-    const forward = sql.raw(checkedId(link.id));
-    const back = link.back_link_id ? sql.raw(checkedId(link.back_link_id)) : null;
-    q = q.where(
-      back
-        ? sql<boolean>`content_dossier.id in (select cl.child_id from content_link cl where cl.environment_id = ${env} and cl.link_id = ${forward} and cl.parent_id = ${parentId}
-            union select cl.parent_id from content_link cl where cl.environment_id = ${env} and cl.link_id = ${back} and cl.child_id = ${parentId})`
-        : sql<boolean>`content_dossier.id in (select cl.child_id from content_link cl where cl.environment_id = ${env} and cl.link_id = ${forward} and cl.parent_id = ${parentId})`,
-    );
+    const linked = linkedToDossier(params.environmentId, parentId, link.id, link.back_link_id);
+    q = q.where(sql<boolean>`content_dossier.id in (${linked})`);
   }
   if (params.document.combinators.length) q = q.where(params.condition);
   return q;

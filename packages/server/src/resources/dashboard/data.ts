@@ -9,7 +9,7 @@ import { entityPermissions } from '../../policy/entity';
 import type { EnvironmentAccess } from '../../policy/environment';
 import type { Column } from '../../query/compile/columns';
 import { archivedSql } from '../../query/compile/document';
-import { checkedId } from '../../query/field-expression';
+import { linkedToDossier } from '../../query/compile/links';
 import { roomsOf } from '../../realtime/rooms';
 import { openDossier } from '../content-dossier/read-model';
 import { listDossiers } from '../content-dossier-list/service';
@@ -74,12 +74,9 @@ async function filteredSet(ctx: Context) {
       .where('environment_id', '=', access.environment.id)
       .executeTakeFirst();
     if (!link) throw badRequest({ linkId: 'Unknown link' });
-    const env = access.environment.id;
-    const parent = Number(dossier.id);
-    const through = sql.raw(checkedId(link.id));
-    condition = sql<boolean>`(${condition} and content_dossier.id in (
-      select cl.child_id from content_link cl where cl.environment_id = ${env} and cl.link_id = ${through} and cl.parent_id = ${parent}
-      union select cl.parent_id from content_link cl where cl.environment_id = ${env} and cl.link_id = ${through} and cl.child_id = ${parent}))`;
+    // the link read both ways: the block's entity may be either side of it
+    const linked = linkedToDossier(access.environment.id, Number(dossier.id), link.id, link.id);
+    condition = sql<boolean>`(${condition} and content_dossier.id in (${linked}))`;
   }
   const from = () =>
     db
