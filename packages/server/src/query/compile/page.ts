@@ -39,6 +39,13 @@ export function pageQuery(db: Db, params: ListParams) {
   return q.limit(params.limit).offset(params.page * params.limit);
 }
 
+/** Every id of the filtered set in the page's order (an export of the whole list). */
+export function orderedIdsQuery(db: Db, params: ListParams) {
+  let q = filteredQuery(db, params).select('content_dossier.id');
+  for (const s of params.sorts) q = q.orderBy(sql`${s.expression} ${sql.raw(s.direction)}`);
+  return q.orderBy('content_dossier.id', params.sorts[0]?.direction ?? 'desc');
+}
+
 /** Link ids whose linked dossiers a page carries: forward links and the back links that mirror them. */
 export interface PageLinks {
   forward: number[];

@@ -35,6 +35,7 @@ import { runAggregations } from '../../query/compile/aggregate';
 import { type Column, columnOf } from '../../query/compile/columns';
 import {
   countQuery,
+  orderedIdsQuery,
   type PageLinkedDossier,
   type PageLinks,
   type PageRow,
@@ -119,12 +120,11 @@ async function embeddedScope(
   return { parentId, link };
 }
 
-export async function listDossiers(
-  db: Db,
-  user: UserRow,
-  query: Query,
-  options: ListOptions = {},
-): Promise<DossierListBody> {
+/**
+ * The list call's parameters checked for this user: the entity opened for show, the visible items,
+ * and the filters, sort and saved query compiled (400 naming each parameter that is wrong).
+ */
+async function openList(db: Db, user: UserRow, query: Query, options: ListOptions) {
   const defDossierId = positiveId(query.defDossier);
   if (!defDossierId) throw badRequest({ defDossier: 'This is a required field' });
   const environmentRaw = query.environment;
@@ -174,7 +174,16 @@ export async function listDossiers(
     if (params.document.combinators.length === 0)
       params.document.combinators.push({ combine: 'AND', fields: [], links: [], combinators: [] });
   }
+  return { access, params, visible };
+}
 
+export async function listDossiers(
+  db: Db,
+  user: UserRow,
+  query: Query,
+  options: ListOptions = {},
+): Promise<DossierListBody> {
+  const { access, params, visible } = await openList(db, user, query, options);
   const listItems = visible.filter((v) => v.item.view === 'list');
   const [{ rows, dataVersion }, items] = await Promise.all([
     pageWithRelations(db, params, pageLinks(listItems)),
@@ -200,6 +209,16 @@ export async function listDossiers(
       ? { ...makePager(params.page, params.limit, count.items), estimated: true }
       : makePager(params.page, params.limit, count.items),
   };
+}
+
+/**
+ * Every id of the list's filtered set in its order (no page), for an export of the whole list: one
+ * statement, where paging through it would read the skipped rows again for every page.
+ */
+export async function listDossierIds(db: Db, user: UserRow, query: Query): Promise<number[]> {
+  const { params } = await openList(db, user, query, {});
+  const rows = await orderedIdsQuery(db, params).execute();
+  return rows.map((row) => Number(row.id));
 }
 
 /**
