@@ -5,7 +5,7 @@ import type { Db } from '../database';
 
 // Messages, their recipients and the subscription notices' clock: keyed by environment, a recipient's
 // row goes with its message, and all of it goes again on the way down.
-const NAME = '2026-11-28T1000-messages';
+const NAME = '2026-11-28T1220-messages';
 let m: MigrationDb;
 let db: Db;
 beforeAll(async () => {
