@@ -245,7 +245,7 @@ test('the editor shows a field that no longer exists, and a refused delete says 
     await page
       .getByTestId('query-delete-modal')
       .getByTestId('form-error')
-      .getByText(`This query cannot be deleted: query ${user.id} uses it`)
+      .getByText(`This query cannot be deleted: query ${user.id} (Names stale) uses it`)
       .waitFor();
     await screenshot(page, 'queries-delete-refused');
     await page.getByTestId('query-delete-modal-cancel').click();
@@ -254,6 +254,47 @@ test('the editor shows a field that no longer exists, and a refused delete says 
     await page.getByTestId(`queries-row-${user.id}`).getByTestId('queries-delete').click();
     await page.getByTestId('query-delete-confirm').click();
     await page.getByTestId(`queries-row-${user.id}`).waitFor({ state: 'detached' });
+  } finally {
+    await close();
+  }
+}, 120_000);
+
+test('the editor works with the keyboard alone: groups are added and moved without a mouse', async () => {
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+    await page.goto('/querybuilder/0');
+    await page.getByTestId('query-entity').focus();
+    await page.keyboard.type('Member');
+    await page.getByRole('option', { name: 'Member', exact: true }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('query-entity-name').getByText('Member').waitFor();
+
+    // two groups; the first gets a field condition
+    await page.getByTestId('query-add-combinator').focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    const groups = page.getByTestId('query-group');
+    await expect.poll(() => groups.count()).toBe(2);
+    await groups.first().getByTestId('query-add-field').focus();
+    await page.keyboard.press('Enter');
+    await groups.first().getByTestId('query-field-condition').waitFor();
+
+    // picked up with Space, moved down with an arrow key, dropped with Space
+    await groups.first().getByTestId('query-group-handle').focus();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Space');
+    await expect.poll(() => groups.nth(1).getByTestId('query-field-condition').count()).toBe(1);
+    expect(await groups.first().getByTestId('query-field-condition').count()).toBe(0);
+    await screenshot(page, 'queries-editor-keyboard');
+
+    // saving with a condition that lacks its field says so at the condition, and saves nothing
+    await page.getByTestId('query-save').focus();
+    await page.keyboard.press('Enter');
+    await groups.nth(1).getByTestId('query-condition-error').getByText('This is a required field').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/querybuilder/0');
   } finally {
     await close();
   }

@@ -278,7 +278,7 @@ function QueryForm({ stored }: { stored: DossierQuery | undefined }) {
                     data-testid="query-count"
                     data-count={count.data && !count.isPlaceholderData ? count.data.items : undefined}
                   >
-                    {count.data ? String(count.data.items) : '…'}
+                    {count.isError && debounced === json ? '–' : count.data ? String(count.data.items) : '…'}
                   </Text>
                   {count.isFetching ? <Loader size="xs" aria-hidden /> : null}
                 </Group>

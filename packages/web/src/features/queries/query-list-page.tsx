@@ -141,18 +141,33 @@ function QueryList() {
       <Center>
         <AnswerPager pager={list.data?.pager} page={page} onPage={setPage} data-testid="queries-pagination" />
       </Center>
-      <DeleteQueryModal query={deleting} onClose={() => setDeleting(null)} />
+      <DeleteQueryModal
+        query={deleting}
+        onClose={() => setDeleting(null)}
+        nameOf={(id) => {
+          const found = queries.find((q) => q.id === id);
+          return found ? `${id} (${queryName(found, locale)})` : undefined;
+        }}
+      />
     </Stack>
   );
 }
 
 /** The server's refusal of a delete in the reader's language (it names the queries that use it). */
-export function deleteRefusal(error: unknown, t: TFunction): string {
+export function deleteRefusal(
+  error: unknown,
+  t: TFunction,
+  nameOf: (id: number) => string | undefined,
+): string {
   const fields = isApiError(error, 400) ? error.fieldErrors : null;
   const used = Object.values(fields ?? {})
     .map((message) => /^This query is used by query (.+)$/.exec(message))
     .find(Boolean);
-  if (used) return t('queries.in_use', { ids: used[1] });
+  if (used) {
+    // the queries by name where the page knows them
+    const ids = used[1].split(',').map((id) => id.trim());
+    return t('queries.in_use', { ids: ids.map((id) => nameOf(Number(id)) ?? id).join(', ') });
+  }
   if (fields)
     return Object.values(fields)
       .map((message) => translateMessage(t, message))
@@ -160,7 +175,15 @@ export function deleteRefusal(error: unknown, t: TFunction): string {
   return actionErrorMessage(error, t);
 }
 
-function DeleteQueryModal({ query, onClose }: { query: DossierQuery | null; onClose: () => void }) {
+function DeleteQueryModal({
+  query,
+  onClose,
+  nameOf,
+}: {
+  query: DossierQuery | null;
+  onClose: () => void;
+  nameOf: (id: number) => string | undefined;
+}) {
   const { t } = useTranslation();
   const { locale } = useLocale();
   const queryClient = useQueryClient();
@@ -185,7 +208,7 @@ function DeleteQueryModal({ query, onClose }: { query: DossierQuery | null; onCl
       testId="query-delete-modal"
       onSubmit={() => query && remove.mutate(query.id)}
       pending={remove.isPending}
-      error={remove.error ? deleteRefusal(remove.error, t) : undefined}
+      error={remove.error ? deleteRefusal(remove.error, t, nameOf) : undefined}
       saveLabel={t('admin.delete')}
       saveColor="red"
       saveTestId="query-delete-confirm"
