@@ -147,6 +147,12 @@ test('a query with an OR group and a link condition filters the list the menu op
     await page.goto(`/defdossier/edit/${fixture.entity.id}`);
     await page.getByTestId('entity-tab-queries').click();
     await choose(page, page.getByTestId('entity-default-query'), 'Open or rich, at Acme');
+    // and in the menu under the entity, named its own way
+    await page.getByTestId('entity-menu-queries-add').click();
+    const menuRow = page.getByTestId('entity-menu-query');
+    await choose(page, menuRow.getByTestId('entity-menu-query-query'), 'Open or rich, at Acme');
+    await menuRow.getByTestId('entity-menu-query-name').fill('At Acme');
+    await menuRow.getByTestId('entity-menu-query-rank').fill('2');
     await screenshot(page, 'queries-entity-settings');
     await page.getByTestId('entity-form-save').click();
     await page.getByTestId('notification-success').first().waitFor();
@@ -155,7 +161,15 @@ test('a query with an OR group and a link condition filters the list the menu op
       .select('settings')
       .where('id', '=', fixture.entity.id)
       .executeTakeFirstOrThrow();
-    expect(stored.settings.query_settings).toEqual({ default_query: queryId, menu_queries: [] });
+    const { uuid } = await stack.db
+      .selectFrom('dossier_query')
+      .select('uuid')
+      .where('id', '=', queryId)
+      .executeTakeFirstOrThrow();
+    expect(stored.settings.query_settings).toEqual({
+      default_query: queryId,
+      menu_queries: [{ queryUuid: uuid, name: 'At Acme', rank: 2 }],
+    });
 
     // the menu opens the entity with its default query: two members, the query named
     await page.goto('/');
@@ -269,7 +283,7 @@ test('the editor works with the keyboard alone: groups are added and moved witho
     await page.getByRole('option', { name: 'Member', exact: true }).waitFor();
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
-    await page.getByTestId('query-entity-name').getByText('Member').waitFor();
+    await page.getByTestId('query-entity-name').getByText('Member', { exact: true }).waitFor();
 
     // two groups; the first gets a field condition
     await page.getByTestId('query-add-combinator').focus();
@@ -283,9 +297,13 @@ test('the editor works with the keyboard alone: groups are added and moved witho
 
     // picked up with Space, moved down with an arrow key, dropped with Space
     await groups.first().getByTestId('query-group-handle').focus();
+    // (each step waits for the screen reader's announcement of it)
     await page.keyboard.press('Space');
+    await page.getByText('The group is over position 1.').waitFor({ state: 'attached' });
     await page.keyboard.press('ArrowDown');
+    await page.getByText('The group is over position 2.').waitFor({ state: 'attached' });
     await page.keyboard.press('Space');
+    await page.getByText('The group was dropped at position 2.').waitFor({ state: 'attached' });
     await expect.poll(() => groups.nth(1).getByTestId('query-field-condition').count()).toBe(1);
     expect(await groups.first().getByTestId('query-field-condition').count()).toBe(0);
     await screenshot(page, 'queries-editor-keyboard');
@@ -295,6 +313,53 @@ test('the editor works with the keyboard alone: groups are added and moved witho
     await page.keyboard.press('Enter');
     await groups.nth(1).getByTestId('query-condition-error').getByText('This is a required field').waitFor();
     expect(new URL(page.url()).pathname).toBe('/querybuilder/0');
+  } finally {
+    await close();
+  }
+}, 120_000);
+
+test("a link's settings pick queries of the linked entity: its default query by id, its restriction by uuid", async () => {
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    const acme = await stack.db
+      .insertInto('dossier_query')
+      .values({
+        environment_id: fixture.environmentId,
+        def_dossier_id: fixture.linked.id,
+        data: JSON.stringify({ combinators: [], include_archived: 'none_archived' }),
+        translations: JSON.stringify([
+          { culture: 'en_GB', search_name: 'Every organisation', dashboard_name: '' },
+        ]),
+      })
+      .returning(['id', 'uuid'])
+      .executeTakeFirstOrThrow();
+    const link = await stack.db
+      .selectFrom('def_dossier_link')
+      .select('id')
+      .where('def_dossier_id', '=', fixture.entity.id)
+      .executeTakeFirstOrThrow();
+
+    await openDemoAsAdmin(page, stack.baseUrl);
+    await page.goto(`/datastructure/${fixture.entity.id}`);
+    await page.getByTestId(`structure-link-${link.id}`).click();
+    await page.getByRole('tab', { name: 'Cascade' }).click();
+    // the queries of the member entity are not offered: only the organisations'
+    await choose(page, page.getByTestId('setting-default_val_dos_query'), 'Every organisation');
+    await page.getByTestId('setting-limit_output_to_mis_item').click();
+    expect(await page.getByRole('option', { name: 'Open or rich, at Acme' }).count()).toBe(0);
+    await page.getByRole('option', { name: 'Every organisation', exact: true }).click();
+    await screenshot(page, 'queries-link-settings');
+    await page.getByTestId('link-save').click();
+    await page.getByTestId('link-save').waitFor({ state: 'hidden' });
+    const stored = await stack.db
+      .selectFrom('def_dossier_link')
+      .select('settings')
+      .where('id', '=', link.id)
+      .executeTakeFirstOrThrow();
+    expect(stored.settings).toMatchObject({
+      default_val_dos_query: acme.id,
+      limit_output_to_mis_item: acme.uuid,
+    });
   } finally {
     await close();
   }
