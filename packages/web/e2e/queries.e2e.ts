@@ -364,3 +364,32 @@ test("a link's settings pick queries of the linked entity: its default query by 
     await close();
   }
 }, 120_000);
+
+test('a date condition compares with no date or any date, and an empty operator shows its value read-only', async () => {
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+    await page.goto('/querybuilder/0');
+    await choose(page, page.getByTestId('query-entity'), 'Member');
+    await page.getByTestId('query-add-combinator').click();
+    const group = page.getByTestId('query-group');
+    await group.getByTestId('query-add-field').click();
+    const row = group.getByTestId('query-field-condition');
+    await choose(page, row.getByTestId('query-field-select'), 'Birth date');
+    await choose(page, row.getByPlaceholder('Operator'), 'is');
+    // no member has a birth date
+    await choose(page, row.getByTestId('search-date-mode'), 'No date (empty)');
+    await expect.poll(() => page.getByTestId('query-count').getAttribute('data-count')).toBe('7');
+    await choose(page, row.getByTestId('search-date-mode'), 'Any date (not empty)');
+    await expect.poll(() => page.getByTestId('query-count').getAttribute('data-count')).toBe('0');
+
+    await group.getByTestId('query-add-field').click();
+    const notes = group.getByTestId('query-field-condition').nth(1);
+    await choose(page, notes.getByTestId('query-field-select'), 'Notes');
+    await choose(page, notes.getByPlaceholder('Operator'), 'is empty');
+    expect(await notes.getByLabel('Value').isDisabled()).toBe(true);
+    await screenshot(page, 'queries-editor-dates');
+  } finally {
+    await close();
+  }
+}, 120_000);

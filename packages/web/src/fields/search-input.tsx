@@ -208,9 +208,31 @@ export function FieldSearchInput(props: FieldSearchProps) {
       );
       break;
     }
-    case 'date':
-      input = dateInput(text, setValue, `${operator}-date`, 'value');
+    case 'date': {
+      const empty = raw === 'NULL' || raw === 'NOT NULL';
+      const date = empty ? null : dateInput(text, setValue, `${operator}-date`, 'value');
+      input = props.emptyDates ? (
+        <Group gap={4} wrap="nowrap">
+          <Select
+            aria-label={t('fields.search.date_mode')}
+            data={(['date', 'NULL', 'NOT NULL'] as const).map((mode) => ({
+              value: mode,
+              label: t(`fields.search.date_modes.${mode}`),
+            }))}
+            value={empty ? raw : 'date'}
+            onChange={(mode) => setValue(mode === 'date' || mode === null ? '' : mode)}
+            allowDeselect={false}
+            w={200}
+            comboboxProps={{ withinPortal: true }}
+            data-testid="search-date-mode"
+          />
+          {date}
+        </Group>
+      ) : (
+        date
+      );
       break;
+    }
     case 'date_range': {
       const [a, b] = splitRange(raw);
       input = (

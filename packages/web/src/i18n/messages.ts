@@ -36,6 +36,12 @@ const QUERY_MESSAGES = {
   conditions: 'Use at most 200 conditions',
   tooManyValues: 'Too many values',
   maxBelowMin: 'The maximum must not be below the minimum',
+  value: 'Enter a valid value',
+  date: 'Enter a valid date',
+  number: 'Enter a valid number',
+  wholeNumber: 'Enter a whole number',
+  twoValues: 'Enter two values separated by a comma',
+  unknownOperator: 'Unknown operator',
 } as const;
 
 // Server and shared-schema messages are English sentences; map the known ones to translation keys.

@@ -200,6 +200,7 @@ function FieldConditionRow({
             key={chosen.value}
             item={chosen.item}
             settings={{}}
+            emptyDates
             options={options}
             users={users}
             loadUsers={loadUsers}
