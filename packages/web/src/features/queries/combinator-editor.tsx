@@ -116,7 +116,7 @@ const searchable = (type: string) => isFieldTypeName(type) && OPERATORS_BY_FIELD
 /** The entity's fields a condition may name (those with operators), then the system fields. */
 function useQueryFields(entityId: number) {
   const { t } = useTranslation();
-  const { data: dataFields = [], isSuccess } = useDataFields(entityId);
+  const { data: dataFields = [], isSuccess, isError } = useDataFields(entityId);
   const fields = useMemo<QueryField[]>(() => {
     const own = dataFields
       .filter((field) => searchable(field.def_field.type))
@@ -145,7 +145,7 @@ function useQueryFields(entityId: number) {
     });
     return [...own, ...system];
   }, [dataFields, entityId, t]);
-  return { fields, loaded: isSuccess };
+  return { fields, loaded: isSuccess, failed: isError };
 }
 
 /** One field condition: the field, its operator and its value. */
@@ -164,7 +164,7 @@ function FieldConditionRow({
 }) {
   const { t } = useTranslation();
   const { users, loadUsers } = useContext(EditorContext);
-  const { fields, loaded } = useQueryFields(entityId);
+  const { fields, loaded, failed } = useQueryFields(entityId);
   const chosen = fields.find((field) => field.value === String(value.id));
   const { data: options = [] } = useListOptions(chosen?.defFieldId ?? 0);
   const missing = value.id !== null && loaded && !chosen;
@@ -190,6 +190,11 @@ function FieldConditionRow({
           comboboxProps={{ withinPortal: true }}
           data-testid="query-field-select"
         />
+        {failed ? (
+          <Badge color="red" variant="light" size="lg" data-testid="query-field-failed">
+            {t('common.something_went_wrong')}
+          </Badge>
+        ) : null}
         {missing ? (
           <Badge color="orange" variant="light" size="lg" data-testid="query-field-missing">
             {t('queries.item_not_found')}
@@ -549,7 +554,7 @@ function SortableCombinator(props: {
 }) {
   const { t } = useTranslation();
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } =
-    useSortable({ id: props.value.uuid });
+    useSortable({ id: props.value.uuid, attributes: { roleDescription: t('queries.sortable') } });
   const handle = (
     <ActionIcon
       ref={setActivatorNodeRef}
