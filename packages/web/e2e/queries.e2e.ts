@@ -127,6 +127,14 @@ test('a query with an OR group and a link condition filters the list the menu op
     await page.waitForURL(/\/querybuilder\/[1-9]\d*$/);
     const queryId = Number(new URL(page.url()).pathname.split('/').pop());
     await page.getByTestId('query-saved').waitFor();
+    // every language without a name of its own takes the one given
+    const { translations } = await stack.db
+      .selectFrom('dossier_query')
+      .select('translations')
+      .where('id', '=', queryId)
+      .executeTakeFirstOrThrow();
+    expect(translations.length).toBeGreaterThan(1);
+    expect(translations.every((tr) => tr.search_name === 'Open or rich, at Acme')).toBe(true);
     await page.getByTestId('query-title').getByText('Open or rich, at Acme').waitFor();
     expect(await page.getByTestId('query-new-tab').getAttribute('href')).toBe(`/querybuilder/${queryId}`);
     await screenshot(page, 'queries-editor-saved');

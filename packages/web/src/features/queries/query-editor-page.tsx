@@ -46,7 +46,7 @@ import { translateMessage } from '../../i18n/messages';
 import { entityName, refreshEnvironment, useEntities, useEnvironmentId } from '../admin/admin-api';
 import { AdminOnly } from '../admin/admin-guard';
 import { AdminModal } from '../admin/admin-modal';
-import { useCultures } from '../admin/translations';
+import { useCultures, withFallback } from '../admin/translations';
 import { useEnvironmentUsers } from '../dossiers/use-environment-users';
 import { ARCHIVED, CombinatorList, EditorContext } from './combinator-editor';
 import { countQuery, createQuery, patchQuery, queryKeys, queryName, useDossierQuery } from './queries-api';
@@ -122,7 +122,17 @@ function QueryForm({ stored }: { stored: DossierQuery | undefined }) {
 
   const save = useMutation({
     mutationFn: () => {
-      const body = { data: document, translations };
+      // a language left without a search name takes the first one given
+      const names = withFallback(
+        cultures,
+        Object.fromEntries(translations.map((tr) => [tr.culture, tr.search_name])),
+      );
+      const named = cultures.map((culture) => ({
+        culture,
+        search_name: names[culture] ?? '',
+        dashboard_name: translations.find((tr) => tr.culture === culture)?.dashboard_name ?? '',
+      }));
+      const body = { data: document, translations: named };
       return id ? patchQuery(id, body) : createQuery({ ...body, environment, defDossier: entityId });
     },
     onSuccess: async (answer) => {
