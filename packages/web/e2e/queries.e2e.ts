@@ -183,6 +183,11 @@ test('a query with an OR group and a link condition filters the list the menu op
     await page.goto('/');
     const entry = page.locator(`[data-testid="menu-entity"][data-entity-id="${fixture.entity.id}"]`);
     expect(await entry.getAttribute('href')).toBe(`/defdossier/${fixture.entity.id}?dossierQuery=${queryId}`);
+    // the menu query under it, by the name the entity gave it
+    const menuQuery = page.getByTestId('menu-entity-query').filter({ hasText: 'At Acme' });
+    expect(await menuQuery.getAttribute('href')).toBe(
+      `/defdossier/${fixture.entity.id}?dossierQuery=${queryId}`,
+    );
     await entry.click();
     await page.getByTestId('dossier-list-query-name').getByText('Query: Open or rich, at Acme').waitFor();
     await expect.poll(() => page.getByTestId('dossier-list-total').getAttribute('data-total')).toBe('2');
@@ -267,7 +272,7 @@ test('the editor shows a field that no longer exists, and a refused delete says 
     await page
       .getByTestId('query-delete-modal')
       .getByTestId('form-error')
-      .getByText(`This query cannot be deleted: query ${user.id} (Names stale) uses it`)
+      .getByText(`This query cannot be deleted: it is used by #${user.id}`)
       .waitFor();
     await screenshot(page, 'queries-delete-refused');
     await page.getByTestId('query-delete-modal-cancel').click();

@@ -62,6 +62,9 @@ export const deleteQuery = (id: number) => api.delete<unknown>(`/dossierquery/${
 export const countQuery = (body: { environment: number; defDossier: number; data: QueryDocument }) =>
   api.post<{ items: number }>('/dossierquery/count', body);
 
+/** The server's refusal to delete a query something uses (with `used_by`: where). */
+export const QUERY_IN_USE = 'This query is still in use';
+
 /** The query's search name in the reader's language, else its dashboard name, else #id. */
 export function queryName(
   query: Pick<DossierQuery, 'id' | 'translations'> | undefined,

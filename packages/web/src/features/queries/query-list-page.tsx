@@ -26,11 +26,10 @@ import { isApiError } from '../../api/client';
 import { actionErrorMessage, notifySuccess } from '../../api/errors';
 import { useLocale } from '../../app/locale-provider';
 import { AnswerPager } from '../../app/pager';
-import { translateMessage } from '../../i18n/messages';
 import { entityName, refreshEnvironment, useEntities } from '../admin/admin-api';
 import { AdminOnly } from '../admin/admin-guard';
 import { AdminModal } from '../admin/admin-modal';
-import { deleteQuery, queryKeys, queryName, useQueryPage } from './queries-api';
+import { deleteQuery, QUERY_IN_USE, queryKeys, queryName, useQueryPage } from './queries-api';
 
 const PAGE_SIZE = 25;
 
@@ -141,49 +140,19 @@ function QueryList() {
       <Center>
         <AnswerPager pager={list.data?.pager} page={page} onPage={setPage} data-testid="queries-pagination" />
       </Center>
-      <DeleteQueryModal
-        query={deleting}
-        onClose={() => setDeleting(null)}
-        nameOf={(id) => {
-          const found = queries.find((q) => q.id === id);
-          return found ? `${id} (${queryName(found, locale)})` : undefined;
-        }}
-      />
+      <DeleteQueryModal query={deleting} onClose={() => setDeleting(null)} />
     </Stack>
   );
 }
 
-/** The server's refusal of a delete in the reader's language (it names the queries that use it). */
-export function deleteRefusal(
-  error: unknown,
-  t: TFunction,
-  nameOf: (id: number) => string | undefined,
-): string {
+/** The server's refusal of a delete in the reader's language, naming where the query is used. */
+export function deleteRefusal(error: unknown, t: TFunction): string {
   const fields = isApiError(error, 400) ? error.fieldErrors : null;
-  const used = Object.values(fields ?? {})
-    .map((message) => /^This query is used by query (.+)$/.exec(message))
-    .find(Boolean);
-  if (used) {
-    // the queries by name where the page knows them
-    const ids = used[1].split(',').map((id) => id.trim());
-    return t('queries.in_use', { ids: ids.map((id) => nameOf(Number(id)) ?? id).join(', ') });
-  }
-  if (fields)
-    return Object.values(fields)
-      .map((message) => translateMessage(t, message))
-      .join(' ');
+  if (fields?.id === QUERY_IN_USE) return t('queries.in_use', { uses: fields.used_by ?? '' });
   return actionErrorMessage(error, t);
 }
 
-function DeleteQueryModal({
-  query,
-  onClose,
-  nameOf,
-}: {
-  query: DossierQuery | null;
-  onClose: () => void;
-  nameOf: (id: number) => string | undefined;
-}) {
+function DeleteQueryModal({ query, onClose }: { query: DossierQuery | null; onClose: () => void }) {
   const { t } = useTranslation();
   const { locale } = useLocale();
   const queryClient = useQueryClient();
@@ -208,7 +177,7 @@ function DeleteQueryModal({
       testId="query-delete-modal"
       onSubmit={() => query && remove.mutate(query.id)}
       pending={remove.isPending}
-      error={remove.error ? deleteRefusal(remove.error, t, nameOf) : undefined}
+      error={remove.error ? deleteRefusal(remove.error, t) : undefined}
       saveLabel={t('admin.delete')}
       saveColor="red"
       saveTestId="query-delete-confirm"

@@ -206,6 +206,7 @@ function DossierList({ entityId }: { entityId: number }) {
           <Badge
             size="lg"
             variant="light"
+            tt="none"
             leftSection={<IconFilter size={14} />}
             data-testid="dossier-list-query-name"
           >
