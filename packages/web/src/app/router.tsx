@@ -88,6 +88,18 @@ export const routes: RouteObject[] = [
                         }),
                       },
                       {
+                        path: '/querybuilder',
+                        lazy: async () => ({
+                          Component: (await import('../features/queries/query-list-page')).QueryListPage,
+                        }),
+                      },
+                      {
+                        path: '/querybuilder/:id',
+                        lazy: async () => ({
+                          Component: (await import('../features/queries/query-editor-page')).QueryEditorPage,
+                        }),
+                      },
+                      {
                         path: '/defdossier/conditions/:id',
                         lazy: async () => ({
                           Component: (await import('../features/admin/conditions-page')).ConditionsPage,
