@@ -8,9 +8,9 @@ import {
   isEmpty,
   MESSAGES,
   noDefault,
+  numberFormat,
   ok,
   parseLocaleNumber,
-  resolveLocale,
   roundTo,
 } from './shared';
 import type { FieldType } from './types';
@@ -81,7 +81,7 @@ function formatCurrency(
   currency: string,
   digits: Intl.NumberFormatOptions,
 ): string {
-  const parts = new Intl.NumberFormat(resolveLocale(locale), {
+  const parts = numberFormat(locale, {
     style: 'currency',
     currency,
     currencyDisplay: 'narrowSymbol',

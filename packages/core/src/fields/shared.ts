@@ -130,9 +130,31 @@ export function resolveLocale(locale = 'nl-NL'): string {
   return resolved;
 }
 
+const numberFormats = new Map<string, Intl.NumberFormat>();
+
+/**
+ * One Intl.NumberFormat per locale and options, kept: making one costs far more than formatting
+ * with it (an export formats every amount of every row).
+ */
+export function numberFormat(
+  locale: string | undefined,
+  options: Intl.NumberFormatOptions,
+): Intl.NumberFormat {
+  const resolved = resolveLocale(locale);
+  const key = `${resolved}\u0000${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (!format) {
+    format = new Intl.NumberFormat(resolved, options);
+    if (numberFormats.size < 500) numberFormats.set(key, format);
+  }
+  return format;
+}
+
 export function formatNumber(value: number, locale: string | undefined, options: Intl.NumberFormatOptions) {
   // Plain spaces instead of Intl's (narrow) no-break spaces: exports and comparisons stay simple.
-  return new Intl.NumberFormat(resolveLocale(locale), options).format(value).replace(/[\u00a0\u202f]/g, ' ');
+  return numberFormat(locale, options)
+    .format(value)
+    .replace(/[\u00a0\u202f]/g, ' ');
 }
 
 const YES_NO: Record<string, [string, string]> = {

@@ -4,6 +4,7 @@ import {
   fieldTypeOf,
   getFieldType,
   isFieldTypeName,
+  zonedParts,
 } from '@dossierbase/core';
 import type { Db } from '../../db/database';
 import type { LinkRow, VisibleItem } from '../../policy/display-item';
@@ -162,21 +163,9 @@ export const exportFormatter = (db: Db, scope: EntityScope, fields: ExportField[
 
 /** day/month/year hh:mm:ss in the spec's time zone (spec doc 3 section 5). */
 export function exportDateTime(date: Date): string {
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', {
-      timeZone: 'Europe/Amsterdam',
-      day: '2-digit',
-      month: '2-digit',
-      year: 'numeric',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-      hourCycle: 'h23',
-    })
-      .formatToParts(date)
-      .map((p) => [p.type, p.value]),
-  );
-  return `${parts.day}/${parts.month}/${parts.year} ${parts.hour}:${parts.minute}:${parts.second}`;
+  const { year, month, day, hour, minute, second } = zonedParts(date);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(day)}/${pad(month)}/${year} ${pad(hour)}:${pad(minute)}:${pad(second)}`;
 }
 
 /** The file name: the entity's id and name and a timestamp (spec doc 3 section 9). */
