@@ -152,3 +152,17 @@ export const blockDataQuerySchema = z.object({
 });
 
 export const statisticsBodySchema = z.object({ environment: idSchema });
+
+/** A block's data: its shape depends on the block's type (server resources/dashboard/data.ts). */
+export const blockDataAnswerSchema = z.record(z.string(), z.unknown());
+
+const weekdayCounts = z.array(z.object({ created_at: z.number(), cd_count: z.number() }));
+export const newDossierStatisticsSchema = z.object({
+  lastweek: weekdayCounts,
+  twoweeks: weekdayCounts,
+  threeweeks: weekdayCounts,
+});
+export const onlineUsersSchema = z.object({ online: z.number(), offline: z.number() });
+export const activeUsersSchema = z.object({
+  rows: z.array(z.object({ user_id: z.number(), username: z.string(), total_count: z.number() })),
+});

@@ -1,11 +1,15 @@
 import {
+  activeUsersSchema,
   blockCreateSchema,
+  blockDataAnswerSchema,
   blockDataQuerySchema,
   blockListQuerySchema,
   blockPageSchema,
   blockPatchSchema,
   blockSchema,
+  newDossierStatisticsSchema,
   noContentSchema,
+  onlineUsersSchema,
   positionAnswerSchema,
   positionQuerySchema,
   positionSaveSchema,
@@ -79,7 +83,15 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/mypageblock/:id/data',
-    { config: { access: 'signedIn' }, schema: { params: idParams, querystring: blockDataQuerySchema, tags } },
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        params: idParams,
+        querystring: blockDataQuerySchema,
+        response: answers({ 200: blockDataAnswerSchema }),
+        tags,
+      },
+    },
     async (request) => {
       const user = await currentUser(request);
       const row = await findBlock(db, request.params.id);
@@ -182,17 +194,23 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
 
   const statistics = (
     path: string,
+    answer: z.ZodType,
     compute: (access: Awaited<ReturnType<typeof requireEnvironmentAdmin>>) => Promise<unknown>,
   ) =>
     app.post(
       `/environmentadmin/statistics/${path}`,
-      { config: { access: 'environmentAdmin' }, schema: { body: statisticsBodySchema, tags } },
+      {
+        config: { access: 'environmentAdmin' },
+        schema: { body: statisticsBodySchema, response: answers({ 200: answer }), tags },
+      },
       async (request) => {
         const user = await currentUser(request);
         return compute(await requireEnvironmentAdmin(db, user, request.body.environment));
       },
     );
-  statistics('contentdossier', (access) => newDossierStatistics(db, access));
-  statistics('user_current', (access) => onlineUsers(db, access, roomsOf(db)));
-  statistics('users_most_active', async (access) => ({ rows: await activeUsers(db, access.environment.id) }));
+  statistics('contentdossier', newDossierStatisticsSchema, (access) => newDossierStatistics(db, access));
+  statistics('user_current', onlineUsersSchema, (access) => onlineUsers(db, access, roomsOf(db)));
+  statistics('users_most_active', activeUsersSchema, async (access) => ({
+    rows: await activeUsers(db, access.environment.id),
+  }));
 };
