@@ -54,7 +54,8 @@ async function main() {
     let rows = -1; // the header line
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
       bytes += chunk.length;
-      for (const byte of chunk) if (byte === 10) rows += 1;
+      const buffer = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.length);
+      for (let at = buffer.indexOf(10); at !== -1; at = buffer.indexOf(10, at + 1)) rows += 1;
     }
     const seconds = (performance.now() - started) / 1000;
     const peak = serverMemory(server.child).peak;

@@ -40,13 +40,14 @@ async function main() {
     payload: { username, password },
   });
   const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-  const url = `/api/contentdossier?${new URLSearchParams(listFilterA(bench))}`;
+  // PROFILE_URL: another call to profile (its path and query), for example an export
+  const url = process.env.PROFILE_URL ?? `/api/contentdossier?${new URLSearchParams(listFilterA(bench))}`;
   const get = async () => {
     const response = await app.inject({ url, headers: { cookie } });
     if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`);
     return response.body.length;
   };
-  for (let n = 0; n < 200; n++) await get(); // warm: caches, JIT, the sort index learnt from use
+  for (let n = 0; n < Number(process.env.PROFILE_WARMUP ?? 200); n++) await get(); // warm: caches, JIT, the sort index learnt from use
   const size = await get();
 
   const session = new Session();

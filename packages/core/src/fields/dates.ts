@@ -19,17 +19,51 @@ const zoned = new Intl.DateTimeFormat('en-GB', {
   hourCycle: 'h23',
 });
 
-/** Wall-clock parts of an instant in Europe/Amsterdam. */
-export function zonedParts(date: Date) {
+function partsOf(date: Date) {
   const parts: Record<string, number> = {};
   for (const p of zoned.formatToParts(date)) if (p.type !== 'literal') parts[p.type] = Number(p.value);
+  return parts;
+}
+
+// Amsterdam's offset from UTC per UTC hour: it only changes on the hour (at 01:00 UTC), so the offset
+// of an hour holds for every instant in it. Intl's formatToParts is slow, and exports call this for
+// every date of every row.
+const HOUR = 3_600_000;
+const offsets = new Map<number, number>();
+function hourOffsetMs(time: number): number {
+  const hour = Math.floor(time / HOUR);
+  let offset = offsets.get(hour);
+  if (offset === undefined) {
+    const p = partsOf(new Date(hour * HOUR));
+    offset = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - hour * HOUR;
+    if (offsets.size > 10_000) offsets.clear();
+    offsets.set(hour, offset);
+  }
+  return offset;
+}
+
+/** Wall-clock parts of an instant in Europe/Amsterdam. */
+export function zonedParts(date: Date) {
+  const time = date.getTime();
+  if (!Number.isFinite(time)) {
+    const parts = partsOf(date);
+    return {
+      year: parts.year,
+      month: parts.month,
+      day: parts.day,
+      hour: parts.hour,
+      minute: parts.minute,
+      second: parts.second,
+    };
+  }
+  const local = new Date(time + hourOffsetMs(time));
   return {
-    year: parts.year,
-    month: parts.month,
-    day: parts.day,
-    hour: parts.hour,
-    minute: parts.minute,
-    second: parts.second,
+    year: local.getUTCFullYear(),
+    month: local.getUTCMonth() + 1,
+    day: local.getUTCDate(),
+    hour: local.getUTCHours(),
+    minute: local.getUTCMinutes(),
+    second: local.getUTCSeconds(),
   };
 }
 
@@ -85,13 +119,7 @@ export function amsterdamToInstant(ymd: Ymd, hour: number, minute: number, secon
   return new Date(guess);
 }
 
-function offsetMs(instant: Date): number {
-  const p = zonedParts(instant);
-  const d = new Date(0);
-  d.setUTCFullYear(p.year, p.month - 1, p.day);
-  d.setUTCHours(p.hour, p.minute, p.second, instant.getUTCMilliseconds());
-  return d.getTime() - instant.getTime();
-}
+const offsetMs = (instant: Date): number => hourOffsetMs(instant.getTime());
 
 const DATE_ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_NL = /^(\d{2})-(\d{2})-(\d{4})$/;
