@@ -358,6 +358,11 @@ const ROUTES: Record<string, Case> = {
     fill: (x) => ({ body: { defDossier: x.entity, values: { [x.item]: 'written' } } }),
   },
   'GET /api/contentdossier/:id': { fill: (x) => ({ params: { id: x.dossier } }) },
+  'PUT /api/contentdossier/massupdate': {
+    fill: (x) => ({
+      body: { defDossier: x.entity, dossier_ids: [x.dossier], update_values: { [x.item]: 'mass' } },
+    }),
+  },
   'PUT /api/contentdossier/:id': {
     fill: (x) => ({ params: { id: x.dossier }, body: { values: { [x.item]: 'overwritten' } } }),
   },

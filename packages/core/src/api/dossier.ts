@@ -139,3 +139,37 @@ export const quickSearchHitSchema = z.object({
 });
 export type QuickSearchHit = z.infer<typeof quickSearchHitSchema>;
 export const quickSearchAnswerSchema = z.array(quickSearchHitSchema);
+
+// ---------- mass update (PUT /api/contentdossier/massupdate)
+
+/** At most this many dossiers in one mass update (or merge series, see below). */
+export const MAX_MASS_UPDATE = 1000;
+
+export const MASS_UPDATE_MESSAGES = {
+  refused: 'No dossier was changed: the values are refused for the dossiers listed',
+  nothing: 'Fill in at least one value',
+} as const;
+
+export const massUpdateSchema = z.object({
+  /** true: replace the values the dossiers hold; false: fill only empty ones (and add to multiple values) */
+  overwrite: z.boolean().default(false),
+  defDossier: idSchema,
+  /** display item id -> value, as the edit form sends it; an empty value changes nothing */
+  update_values: z
+    .record(displayItemKey, z.unknown(), {
+      error: (issue) => (issue.code === 'invalid_key' ? DOSSIER_MESSAGES.unknownItem : undefined),
+    })
+    .default({}),
+  dossier_ids: z.array(dossierIdSchema).min(1).max(MAX_MASS_UPDATE),
+});
+export type MassUpdateInput = z.input<typeof massUpdateSchema>;
+
+/** Per refused dossier: why (field errors keyed by display item id, or `dossier`). */
+export const dossierReportSchema = z.object({
+  id: z.number(),
+  summary: z.string(),
+  errors: z.record(z.string(), z.string()),
+});
+export type DossierReport = z.infer<typeof dossierReportSchema>;
+
+export const massUpdateAnswerSchema = z.object({ updated: z.number() });

@@ -7,6 +7,7 @@ import {
   LINK_MESSAGES,
   LOG_MESSAGES,
   LOGIN_MESSAGES,
+  MASS_UPDATE_MESSAGES,
   MEMBER_MESSAGES,
   PASSWORD_MESSAGES,
   PASSWORD_MIN_LENGTH,
@@ -85,6 +86,9 @@ const MESSAGE_KEYS: Record<string, string> = {
   [ENVIRONMENT_TEXT_MESSAGES.markup]: 'languages.messages.markup',
   [ENVIRONMENT_MESSAGES.lastLanguage]: 'languages.messages.lastLanguage',
   [ENVIRONMENT_MESSAGES.unknownLanguage]: 'languages.messages.unknownLanguage',
+  ...Object.fromEntries(
+    Object.entries(MASS_UPDATE_MESSAGES).map(([name, text]) => [text, `mass_update.messages.${name}`]),
+  ),
   ...Object.fromEntries(
     Object.entries(SUBSCRIPTION_MESSAGES).map(([name, text]) => [text, `subscriptions.messages.${name}`]),
   ),

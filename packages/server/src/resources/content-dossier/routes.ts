@@ -8,6 +8,8 @@ import {
   dossierWriteSchema,
   idParamSchema,
   idSchema,
+  massUpdateAnswerSchema,
+  massUpdateSchema,
   resultAnswerSchema,
   subscriptionsAnswerSchema,
   tabsAllowedAnswerSchema,
@@ -21,6 +23,7 @@ import { openEnvironment } from '../../policy/environment';
 import { itemsShownFor } from '../dossier-query/service';
 import { logShown } from './dossier-log';
 import { marks, setMark, subscribedAmong } from './marks';
+import { massUpdate } from './mass-update';
 import { presentDetail } from './present';
 import { credentialAllowed, detailItems, dossierContent, openDossier, tabsAllowed } from './read-model';
 import { changeListValue, createDossier, deleteDossier, setArchived, updateDossier } from './service';
@@ -45,6 +48,19 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
       const scope = await openEntityScope(db, user, request.body.defDossier, environmentId);
       const id = await createDossier(db, scope, request.body);
       return reply.code(201).send({ id });
+    },
+  );
+
+  app.put(
+    '/contentdossier/massupdate',
+    {
+      config: { access: 'signedIn' },
+      schema: { body: massUpdateSchema, tags, response: answers({ 200: massUpdateAnswerSchema }) },
+    },
+    async (request) => {
+      const { user, environmentId } = await currentUserForEntity(request, request.body.defDossier);
+      const scope = await openEntityScope(db, user, request.body.defDossier, environmentId);
+      return { updated: await massUpdate(db, scope, request.body) };
     },
   );
 

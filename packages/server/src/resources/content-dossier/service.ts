@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { DOSSIER_MESSAGES, fieldSettingsOf, valueRefsOf } from '@dossierbase/core';
 import type { Db } from '../../db/database';
 import { badRequest } from '../../http-errors';
-import { type LinkRow, visibleItems } from '../../policy/display-item';
+import { type LinkRow, type VisibleItem, visibleItems } from '../../policy/display-item';
 import {
   authorize,
   canArchiveDossier,
@@ -132,25 +132,8 @@ export async function updateDossier(
   }
 
   await db.transaction().execute(async (trx) => {
-    await computeServerValues(db, trx, scope, values, false);
     const id = Number(dossier.id);
-    const config = await summaryConfig(db, scope.access, scope.entity.id);
-    const stored = withIdWhenEmpty(computeSummary(config, values), id);
-    await trx
-      .updateTable('content_dossier')
-      .set({
-        values,
-        summary: stored.summary,
-        summaries: stored.summaries,
-        modified_by: scope.access.user.id,
-        modified_at: new Date(),
-      })
-      .where('id', '=', id)
-      .where('environment_id', '=', scope.access.environment.id)
-      .execute();
-    for (const l of normalised.links) {
-      if (l.item.link) await writeLinks(trx, scope.access.environment.id, id, l.item.link, l.ids);
-    }
+    await storeUpdate(db, trx, scope, id, values, normalised.links);
     await writeLog(
       trx,
       scope.access,
@@ -159,6 +142,38 @@ export async function updateDossier(
       updatedChanges(items, input.values, { values: oldValues, links: oldLinks }, { values, links }),
     );
   });
+}
+
+/**
+ * The writes of an update of one dossier in `trx`: its values (with the server-computed ones, which
+ * are filled into `values`), summary and the links that were sent. The caller writes the log.
+ */
+export async function storeUpdate(
+  db: Db,
+  trx: Db,
+  scope: EntityScope,
+  id: number,
+  values: Record<string, unknown>,
+  links: { item: VisibleItem; ids: number[] }[],
+) {
+  await computeServerValues(db, trx, scope, values, false);
+  const config = await summaryConfig(db, scope.access, scope.entity.id);
+  const stored = withIdWhenEmpty(computeSummary(config, values), id);
+  await trx
+    .updateTable('content_dossier')
+    .set({
+      values,
+      summary: stored.summary,
+      summaries: stored.summaries,
+      modified_by: scope.access.user.id,
+      modified_at: new Date(),
+    })
+    .where('id', '=', id)
+    .where('environment_id', '=', scope.access.environment.id)
+    .execute();
+  for (const l of links) {
+    if (l.item.link) await writeLinks(trx, scope.access.environment.id, id, l.item.link, l.ids);
+  }
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   IconBell,
   IconBellOff,
   IconChevronDown,
+  IconEdit,
   IconStar,
   IconStarOff,
   IconTrash,
@@ -26,6 +27,9 @@ interface BulkBarProps {
   selected: readonly BulkRow[];
   canDelete: boolean;
   canArchive: boolean;
+  /** massupdate and edit on the entity: More actions offers Mass update */
+  canMassUpdate?: boolean;
+  onMassUpdate?: () => void;
   /** Export of the selection (beside Delete) */
   exportButton?: ReactNode;
   onDone: (action: BulkAction) => void;
@@ -39,7 +43,15 @@ const CONFIRMED: BulkAction[] = ['delete', 'archive', 'dearchive'];
  * called per dossier, one after another; a failure does not stop the rest, and the dossiers that
  * failed are listed with the reason the server gave.
  */
-export function BulkBar({ selected, canDelete, canArchive, exportButton, onDone }: BulkBarProps) {
+export function BulkBar({
+  selected,
+  canDelete,
+  canArchive,
+  canMassUpdate = false,
+  onMassUpdate,
+  exportButton,
+  onDone,
+}: BulkBarProps) {
   const { t } = useTranslation();
   const [confirming, setConfirming] = useState<BulkAction | null>(null);
   const [running, setRunning] = useState<BulkAction | null>(null);
@@ -126,6 +138,15 @@ export function BulkBar({ selected, canDelete, canArchive, exportButton, onDone 
             <Menu.Dropdown>
               {canArchive && anyActive ? item('archive', <IconArchive size={16} />) : null}
               {canArchive && anyArchived ? item('dearchive', <IconArchiveOff size={16} />) : null}
+              {canMassUpdate && onMassUpdate ? (
+                <ModalMenuItem
+                  leftSection={<IconEdit size={16} />}
+                  onClick={onMassUpdate}
+                  data-testid="dossier-bulk-massupdate"
+                >
+                  {t('dossier_list.bulk.massupdate')}
+                </ModalMenuItem>
+              ) : null}
               {item('subscribe', <IconBell size={16} />)}
               {anySubscribed ? item('unsubscribe', <IconBellOff size={16} />) : null}
               {item('favourite', <IconStar size={16} />)}

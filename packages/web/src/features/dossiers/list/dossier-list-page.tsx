@@ -210,6 +210,10 @@ function DossierList({ entityId }: { entityId: number }) {
           selected={selectedRows}
           canDelete={abilities.canDelete}
           canArchive={abilities.canArchive}
+          canMassUpdate={abilities.canMassUpdate && abilities.canEdit}
+          onMassUpdate={() =>
+            navigate(`/defdossier/${entityId}/massupdate?ids=${selectedRows.map((d) => d.id).join(',')}`)
+          }
           exportButton={
             <ExportButton
               entityId={entityId}
