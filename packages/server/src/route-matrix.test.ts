@@ -43,6 +43,8 @@ interface Tenant {
   query: number;
   role: number;
   dossier: number;
+  /** a second dossier of `entity` (what a merge takes with `dossier`) */
+  otherDossier: number;
   projectDossier: number;
   file: number;
   adminUser: number;
@@ -358,6 +360,15 @@ const ROUTES: Record<string, Case> = {
     fill: (x) => ({ body: { defDossier: x.entity, values: { [x.item]: 'written' } } }),
   },
   'GET /api/contentdossier/:id': { fill: (x) => ({ params: { id: x.dossier } }) },
+  'POST /api/contentdossier/merge': {
+    fill: (x) => ({
+      body: {
+        environment: x.environment,
+        dossiers: { action: 'keep', ids: [x.dossier, x.otherDossier] },
+        mergeDossier: [{ id: x.item, use: 'right' }],
+      },
+    }),
+  },
   'PUT /api/contentdossier/massupdate': {
     fill: (x) => ({
       body: { defDossier: x.entity, dossier_ids: [x.dossier], update_values: { [x.item]: 'mass' } },
@@ -571,6 +582,11 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     },
   });
   expect(dossier.statusCode, dossier.body).toBe(201);
+  const otherDossier = await admin.client.post('/api/contentdossier', {
+    defDossier: entity.id,
+    values: { [name.item.id]: `${mark} other client value` },
+  });
+  expect(otherDossier.statusCode, otherDossier.body).toBe(201);
 
   return {
     environment: env,
@@ -590,6 +606,7 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     query: query.id,
     role: role.id,
     dossier: dossier.json().id,
+    otherDossier: otherDossier.json().id,
     projectDossier: projectDossier.json().id,
     file: file.json().id,
     adminUser: admin.user.id,

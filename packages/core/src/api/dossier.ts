@@ -173,3 +173,44 @@ export const dossierReportSchema = z.object({
 export type DossierReport = z.infer<typeof dossierReportSchema>;
 
 export const massUpdateAnswerSchema = z.object({ updated: z.number() });
+
+// ---------- merge (POST /api/contentdossier/merge)
+
+export const MERGE_ACTIONS = ['keep', 'archive', 'delete'] as const;
+export type MergeAction = (typeof MERGE_ACTIONS)[number];
+export const MERGE_LINK_CHOICES = ['default', 'left', 'right', 'selectedlinks'] as const;
+export type MergeLinkChoice = (typeof MERGE_LINK_CHOICES)[number];
+
+export const MERGE_MESSAGES = {
+  two: 'Choose two different dossiers of one entity',
+  notLinked: 'Choose only dossiers linked to one of the two',
+  sameEntity: 'Both dossiers must be of the same entity',
+} as const;
+
+/**
+ * The spec's body: `dossiers` {action, ids} and `mergeDossier`, a list of field choices and link
+ * choices. A field choice names the side its value is taken from (the first of `ids` is left), so
+ * the server copies the stored value; a link choice names its display item, the choice and, for
+ * selectedlinks, the linked dossiers kept (from either side).
+ */
+export const mergeSchema = z.object({
+  environment: idSchema,
+  dossiers: z.object({
+    action: z.enum(MERGE_ACTIONS),
+    ids: z.tuple([dossierIdSchema, dossierIdSchema]),
+  }),
+  mergeDossier: z
+    .array(
+      z.union([
+        z.object({ id: idSchema, use: z.enum(['left', 'right']) }),
+        z.object({
+          link_id: idSchema,
+          use_from: z.enum(MERGE_LINK_CHOICES),
+          ids: z.array(dossierIdSchema).max(1000).default([]),
+        }),
+      ]),
+    )
+    .max(1000)
+    .default([]),
+});
+export type MergeInput = z.input<typeof mergeSchema>;

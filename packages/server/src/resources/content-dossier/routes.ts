@@ -10,6 +10,7 @@ import {
   idSchema,
   massUpdateAnswerSchema,
   massUpdateSchema,
+  mergeSchema,
   resultAnswerSchema,
   subscriptionsAnswerSchema,
   tabsAllowedAnswerSchema,
@@ -24,6 +25,7 @@ import { itemsShownFor } from '../dossier-query/service';
 import { logShown } from './dossier-log';
 import { marks, setMark, subscribedAmong } from './marks';
 import { massUpdate } from './mass-update';
+import { mergeDossiers } from './merge';
 import { presentDetail } from './present';
 import { credentialAllowed, detailItems, dossierContent, openDossier, tabsAllowed } from './read-model';
 import { changeListValue, createDossier, deleteDossier, setArchived, updateDossier } from './service';
@@ -61,6 +63,20 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
       const { user, environmentId } = await currentUserForEntity(request, request.body.defDossier);
       const scope = await openEntityScope(db, user, request.body.defDossier, environmentId);
       return { updated: await massUpdate(db, scope, request.body) };
+    },
+  );
+
+  app.post(
+    '/contentdossier/merge',
+    {
+      config: { access: 'signedIn' },
+      schema: { body: mergeSchema, tags, response: answers({ 201: dossierIdAnswerSchema }) },
+    },
+    async (request, reply) => {
+      const user = await currentUserIn(request, request.body.environment);
+      const access = await openEnvironment(db, user, request.body.environment);
+      const id = await mergeDossiers(db, user, access.environment.id, request.body);
+      return reply.code(201).send({ id });
     },
   );
 
