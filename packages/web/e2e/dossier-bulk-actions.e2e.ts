@@ -86,3 +86,98 @@ test('mass update: the status of five dossiers, from the bulk bar, each logged',
     await close();
   }
 });
+
+test('merge two dossiers with a custom link choice; the old two deleted; the confirmation opens the new one', async () => {
+  const { Name, Amount, Organisation } = fixture.fields;
+  const { acme, globex } = fixture.linkedDossiers;
+  const [first] = await dossiers(['Merge left']);
+  const second = await insertDossier(stack.db, fixture.entity, 'Merge right', {
+    [String(Name.dataFieldId)]: 'Merge right',
+    [String(Amount.dataFieldId)]: 42,
+  });
+  await stack.db
+    .insertInto('content_link')
+    .values([
+      {
+        environment_id: fixture.environmentId,
+        link_id: fixture.linkId,
+        parent_id: first,
+        child_id: acme,
+        rank: 0,
+      },
+      {
+        environment_id: fixture.environmentId,
+        link_id: fixture.linkId,
+        parent_id: second,
+        child_id: globex,
+        rank: 0,
+      },
+    ])
+    .execute();
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+    await page.goto(`/defdossier/${fixture.entity.id}`);
+    await row(page, first).waitFor();
+    await row(page, first).getByTestId('dossier-row-select').check();
+    await row(page, second).getByTestId('dossier-row-select').check();
+    await page.getByTestId('dossier-bulk-more').click();
+    await page.getByTestId('dossier-bulk-merge').click();
+    await page.getByTestId('merge-step-option').waitFor();
+    // Next without an option
+    await page.getByTestId('merge-next').click();
+    await page.getByText('You must select an option').waitFor();
+    await screenshot(page, 'merge-step-option');
+    await page.getByTestId('merge-option-delete').check();
+    await page.getByTestId('merge-next').click();
+    await page.getByTestId('merge-table').waitFor();
+    // the second's name and amount; the first has no amount: its radio is disabled
+    // the columns follow the list's order
+    const header = await page.getByTestId('merge-table').locator('th').nth(1).textContent();
+    const secondSide = header === 'Merge right' ? 'left' : 'right';
+    await page.getByTestId(`merge-radio-${Name.itemId}-${secondSide}`).check();
+    expect(await page.getByTestId(`merge-row-${Amount.itemId}`).getByText('There is no value.').count()).toBe(
+      1,
+    );
+    await page.getByTestId(`merge-radio-${Amount.itemId}-${secondSide}`).waitFor();
+    // Finish without a link choice
+    await page.getByTestId('merge-finish').click();
+    await page
+      .getByTestId(`merge-links-${Organisation.itemId}`)
+      .getByText('You must select an option')
+      .waitFor();
+    await page.getByTestId(`merge-link-${Organisation.itemId}-selectedlinks`).check();
+    await page.getByTestId(`merge-link-pick-${Organisation.itemId}-${globex}`).check();
+    await screenshot(page, 'merge-step-compare');
+    await page.getByTestId('merge-finish').click();
+    await page.getByTestId('merge-done').waitFor();
+    await screenshot(page, 'merge-done');
+    await page.getByTestId('merge-open').click();
+    await page.waitForURL(/\/contentdossier\/\d+$/);
+    const id = Number(new URL(page.url()).pathname.split('/').pop());
+    await page.getByTestId('dossier-title').filter({ hasText: 'Merge right' }).waitFor();
+    const merged = await stack.db
+      .selectFrom('content_dossier')
+      .selectAll()
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    const values = merged.values as Record<string, unknown>;
+    expect(values[String(Name.dataFieldId)]).toBe('Merge right');
+    expect(values[String(Amount.dataFieldId)]).toBe(42);
+    const links = await stack.db
+      .selectFrom('content_link')
+      .select('child_id')
+      .where('parent_id', '=', id)
+      .where('link_id', '=', fixture.linkId)
+      .execute();
+    expect(links.map((l) => Number(l.child_id))).toEqual([globex]);
+    const old = await stack.db
+      .selectFrom('content_dossier')
+      .select('id')
+      .where('id', 'in', [first, second])
+      .execute();
+    expect(old).toEqual([]);
+  } finally {
+    await close();
+  }
+});

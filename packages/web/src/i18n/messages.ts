@@ -9,6 +9,7 @@ import {
   LOGIN_MESSAGES,
   MASS_UPDATE_MESSAGES,
   MEMBER_MESSAGES,
+  MERGE_MESSAGES,
   PASSWORD_MESSAGES,
   PASSWORD_MIN_LENGTH,
   PASSWORD_UPDATE_REQUIRED,
@@ -88,6 +89,9 @@ const MESSAGE_KEYS: Record<string, string> = {
   [ENVIRONMENT_MESSAGES.unknownLanguage]: 'languages.messages.unknownLanguage',
   ...Object.fromEntries(
     Object.entries(MASS_UPDATE_MESSAGES).map(([name, text]) => [text, `mass_update.messages.${name}`]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(MERGE_MESSAGES).map(([name, text]) => [text, `merge.messages.${name}`]),
   ),
   ...Object.fromEntries(
     Object.entries(SUBSCRIPTION_MESSAGES).map(([name, text]) => [text, `subscriptions.messages.${name}`]),

@@ -6,6 +6,7 @@ import {
   IconBellOff,
   IconChevronDown,
   IconEdit,
+  IconGitMerge,
   IconStar,
   IconStarOff,
   IconTrash,
@@ -30,6 +31,9 @@ interface BulkBarProps {
   /** massupdate and edit on the entity: More actions offers Mass update */
   canMassUpdate?: boolean;
   onMassUpdate?: () => void;
+  /** merge permission: More actions offers Merge with exactly two selected */
+  canMerge?: boolean;
+  onMerge?: () => void;
   /** Export of the selection (beside Delete) */
   exportButton?: ReactNode;
   onDone: (action: BulkAction) => void;
@@ -49,6 +53,8 @@ export function BulkBar({
   canArchive,
   canMassUpdate = false,
   onMassUpdate,
+  canMerge = false,
+  onMerge,
   exportButton,
   onDone,
 }: BulkBarProps) {
@@ -138,6 +144,15 @@ export function BulkBar({
             <Menu.Dropdown>
               {canArchive && anyActive ? item('archive', <IconArchive size={16} />) : null}
               {canArchive && anyArchived ? item('dearchive', <IconArchiveOff size={16} />) : null}
+              {canMerge && onMerge && selected.length === 2 ? (
+                <ModalMenuItem
+                  leftSection={<IconGitMerge size={16} />}
+                  onClick={onMerge}
+                  data-testid="dossier-bulk-merge"
+                >
+                  {t('dossier_list.bulk.merge')}
+                </ModalMenuItem>
+              ) : null}
               {canMassUpdate && onMassUpdate ? (
                 <ModalMenuItem
                   leftSection={<IconEdit size={16} />}

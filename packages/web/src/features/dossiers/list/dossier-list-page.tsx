@@ -41,6 +41,7 @@ import {
   useTabsAllowed,
 } from './list-api';
 import { cycleSort, type ListState, listQueryString, readListState, writeListState } from './list-params';
+import { MergeModal } from './merge-modal';
 import { readPageSize, savePageSize } from './page-size';
 import { type SearchFilters, SearchPanel } from './search-panel';
 
@@ -65,6 +66,7 @@ function DossierList({ entityId }: { entityId: number }) {
   const [pageSize, setPageSize] = useState(() => readPageSize(entityId));
   const [filtersOpen, setFiltersOpen] = useState(() => Object.keys(state.search).length > 0);
   const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [merging, setMerging] = useState<[number, number] | null>(null);
   const [quick, setQuick] = useState<{ mode: 'show' | 'edit'; id: number } | null>(null);
 
   const entity = environment?.defdossiers?.find((e) => e.id === entityId);
@@ -211,6 +213,8 @@ function DossierList({ entityId }: { entityId: number }) {
           canDelete={abilities.canDelete}
           canArchive={abilities.canArchive}
           canMassUpdate={abilities.canMassUpdate && abilities.canEdit}
+          canMerge={abilities.canMerge}
+          onMerge={() => setMerging([selectedRows[0].id, selectedRows[1].id])}
           onMassUpdate={() =>
             navigate(`/defdossier/${entityId}/massupdate?ids=${selectedRows.map((d) => d.id).join(',')}`)
           }
@@ -302,6 +306,22 @@ function DossierList({ entityId }: { entityId: number }) {
           </Group>
         </Stack>
       )}
+      {merging && environment ? (
+        <MergeModal
+          opened
+          ids={merging}
+          entityId={entityId}
+          environmentId={environment.id}
+          canArchive={abilities.canArchive}
+          canDelete={abilities.canDelete}
+          onClose={() => setMerging(null)}
+          onMerged={() => {
+            setMerging(null);
+            setSelected(new Set());
+            refresh();
+          }}
+        />
+      ) : null}
       <QuickShowModal dossierId={quick?.mode === 'show' ? quick.id : null} onClose={() => setQuick(null)} />
       <QuickEditModal
         dossierId={quick?.mode === 'edit' ? quick.id : null}
