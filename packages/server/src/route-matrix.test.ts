@@ -45,6 +45,8 @@ interface Tenant {
   dossier: number;
   /** a second dossier of `entity` (what a merge takes with `dossier`) */
   otherDossier: number;
+  /** the date field's display item (a series varies it) */
+  dateItem: number;
   projectDossier: number;
   file: number;
   adminUser: number;
@@ -360,6 +362,16 @@ const ROUTES: Record<string, Case> = {
     fill: (x) => ({ body: { defDossier: x.entity, values: { [x.item]: 'written' } } }),
   },
   'GET /api/contentdossier/:id': { fill: (x) => ({ params: { id: x.dossier } }) },
+  'POST /api/contentdossier/series': {
+    fill: (x) => ({
+      body: {
+        defDossier: x.entity,
+        values: { [x.item]: 'series' },
+        dateItem: x.dateItem,
+        recurrence: { frequency: 'daily', start: '2026-01-01', end: { type: 'count', count: 1 } },
+      },
+    }),
+  },
   'POST /api/contentdossier/merge': {
     fill: (x) => ({
       body: {
@@ -607,6 +619,7 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     role: role.id,
     dossier: dossier.json().id,
     otherDossier: otherDossier.json().id,
+    dateItem: date.item.id,
     projectDossier: projectDossier.json().id,
     file: file.json().id,
     adminUser: admin.user.id,

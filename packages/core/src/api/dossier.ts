@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recurrenceSchema } from '../recurrence/index';
 import type { Pager } from './common';
 import type { DisplayItem } from './entity';
 import { dossierIdSchema, idSchema } from './ids';
@@ -214,3 +215,13 @@ export const mergeSchema = z.object({
     .default([]),
 });
 export type MergeInput = z.input<typeof mergeSchema>;
+
+// ---------- multiple create (POST /api/contentdossier/series)
+
+/** The create call's body with the date item that varies and the repeating rule of its dates. */
+export const seriesSchema = dossierWriteSchema.extend({
+  dateItem: idSchema,
+  recurrence: recurrenceSchema,
+});
+export type SeriesInput = z.input<typeof seriesSchema>;
+export const seriesAnswerSchema = z.object({ ids: z.array(z.number()) });

@@ -12,6 +12,8 @@ import {
   massUpdateSchema,
   mergeSchema,
   resultAnswerSchema,
+  seriesAnswerSchema,
+  seriesSchema,
   subscriptionsAnswerSchema,
   tabsAllowedAnswerSchema,
 } from '@dossierbase/core';
@@ -28,6 +30,7 @@ import { massUpdate } from './mass-update';
 import { mergeDossiers } from './merge';
 import { presentDetail } from './present';
 import { credentialAllowed, detailItems, dossierContent, openDossier, tabsAllowed } from './read-model';
+import { createSeries } from './series';
 import { changeListValue, createDossier, deleteDossier, setArchived, updateDossier } from './service';
 
 const tags = ['content-dossier'];
@@ -63,6 +66,20 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
       const { user, environmentId } = await currentUserForEntity(request, request.body.defDossier);
       const scope = await openEntityScope(db, user, request.body.defDossier, environmentId);
       return { updated: await massUpdate(db, scope, request.body) };
+    },
+  );
+
+  app.post(
+    '/contentdossier/series',
+    {
+      config: { access: 'signedIn' },
+      schema: { body: seriesSchema, tags, response: answers({ 201: seriesAnswerSchema }) },
+    },
+    async (request, reply) => {
+      const { user, environmentId } = await currentUserForEntity(request, request.body.defDossier);
+      const scope = await openEntityScope(db, user, request.body.defDossier, environmentId);
+      const ids = await createSeries(db, scope, request.body);
+      return reply.code(201).send({ ids });
     },
   );
 

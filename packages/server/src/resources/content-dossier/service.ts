@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { DOSSIER_MESSAGES, fieldSettingsOf, valueRefsOf } from '@dossierbase/core';
 import type { Db } from '../../db/database';
+import type { DossierLogChange } from '../../db/schema';
 import { badRequest } from '../../http-errors';
 import { type LinkRow, type VisibleItem, visibleItems } from '../../policy/display-item';
 import {
@@ -46,47 +47,61 @@ export async function createDossier(
   if (Object.keys(normalised.errors).length) throw badRequest(normalised.errors);
   if (!input.ignore_existing) await checkDuplicates(db, scope, items, normalised.values, null);
 
-  return db.transaction().execute(async (trx) => {
-    const values = { ...normalised.values };
-    await computeServerValues(db, trx, scope, values, true);
-    const stored = computeSummary(await summaryConfig(db, scope.access, scope.entity.id), values);
-    const row = await trx
-      .insertInto('content_dossier')
-      .values({
-        environment_id: scope.access.environment.id,
-        def_dossier_id: scope.entity.id,
-        values,
-        summary: stored.summary,
-        summaries: stored.summaries,
-        created_by: scope.access.user.id,
-        modified_by: scope.access.user.id,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const id = Number(row.id);
-    // a dossier without summary values is summarised by its id, known only now
-    if (hasEmptyText(stored)) {
-      const withId = withIdWhenEmpty(stored, id);
-      await trx
-        .updateTable('content_dossier')
-        .set({ summary: withId.summary, summaries: withId.summaries })
-        .where('id', '=', id)
-        .where('environment_id', '=', scope.access.environment.id)
-        .execute();
-    }
-    for (const l of normalised.links) {
-      if (l.item.link) await writeLinks(trx, scope.access.environment.id, id, l.item.link, l.ids);
-    }
-    if (embedded) await appendLink(trx, scope.access.environment.id, embedded.parentId, embedded.link, id);
-    await writeLog(
-      trx,
-      scope.access,
-      { id, entityId: scope.entity.id },
-      'create',
-      createdChanges(items, input.values, { values, links }),
+  return db
+    .transaction()
+    .execute((trx) =>
+      storeCreated(db, trx, scope, { ...normalised.values }, normalised.links, embedded, (values, links) =>
+        createdChanges(items, input.values, { values, links }),
+      ),
     );
-    return id;
-  });
+}
+
+/**
+ * The writes of a new dossier in `trx`: its values (with the server-computed ones), summary, the
+ * links that were sent, the link from an embedded parent, and its create log entry.
+ */
+export async function storeCreated(
+  db: Db,
+  trx: Db,
+  scope: EntityScope,
+  values: Record<string, unknown>,
+  linkWrites: { item: VisibleItem; ids: number[] }[],
+  embedded: Awaited<ReturnType<typeof embeddedParent>>,
+  changes: (values: Record<string, unknown>, links: Map<number, number[]>) => DossierLogChange[],
+): Promise<number> {
+  await computeServerValues(db, trx, scope, values, true);
+  const stored = computeSummary(await summaryConfig(db, scope.access, scope.entity.id), values);
+  const row = await trx
+    .insertInto('content_dossier')
+    .values({
+      environment_id: scope.access.environment.id,
+      def_dossier_id: scope.entity.id,
+      values,
+      summary: stored.summary,
+      summaries: stored.summaries,
+      created_by: scope.access.user.id,
+      modified_by: scope.access.user.id,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const id = Number(row.id);
+  // a dossier without summary values is summarised by its id, known only now
+  if (hasEmptyText(stored)) {
+    const withId = withIdWhenEmpty(stored, id);
+    await trx
+      .updateTable('content_dossier')
+      .set({ summary: withId.summary, summaries: withId.summaries })
+      .where('id', '=', id)
+      .where('environment_id', '=', scope.access.environment.id)
+      .execute();
+  }
+  for (const l of linkWrites) {
+    if (l.item.link) await writeLinks(trx, scope.access.environment.id, id, l.item.link, l.ids);
+  }
+  if (embedded) await appendLink(trx, scope.access.environment.id, embedded.parentId, embedded.link, id);
+  const links = new Map(linkWrites.map((l) => [l.item.item.id, l.ids]));
+  await writeLog(trx, scope.access, { id, entityId: scope.entity.id }, 'create', changes(values, links));
+  return id;
 }
 
 export async function updateDossier(
