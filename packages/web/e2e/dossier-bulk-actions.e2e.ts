@@ -181,3 +181,60 @@ test('merge two dossiers with a custom link choice; the old two deleted; the con
     await close();
   }
 });
+
+test('multiple create: twelve dossiers, monthly on the last Friday, previewed and saved in one go', async () => {
+  const { Name } = fixture.fields;
+  const birth = fixture.fields['Birth date'];
+  // a series shares its values: the name may not be unique here
+  const base = await stack.db
+    .selectFrom('def_dossier_def_field')
+    .select('def_field_id')
+    .where('id', '=', Name.dataFieldId as number)
+    .executeTakeFirstOrThrow();
+  await stack.db.updateTable('def_field').set({ settings: {} }).where('id', '=', base.def_field_id).execute();
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await openDemoAsAdmin(page, stack.baseUrl);
+    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await page.getByTestId(`dossier-item-${Name.itemId}`).locator('input').first().fill('Monthly meeting');
+    await page.getByTestId('dossier-repeat').click();
+    await page.getByTestId('repeat-form').waitFor();
+    await page.getByTestId('repeat-start').fill('2027-01-01');
+    await page.getByTestId('repeat-frequency').click();
+    await page.getByRole('option', { name: 'Monthly', exact: true }).click();
+    await page.getByTestId('repeat-on-ordinal').check();
+    await page.getByTestId('repeat-ordinal').click();
+    await page.getByRole('option', { name: 'Last', exact: true }).click();
+    await page.getByTestId('repeat-ordinal-day').click();
+    await page.getByRole('option', { name: 'Friday', exact: true }).click();
+    // an end before the start: the spec's message
+    await page.getByTestId('repeat-end-date-input').fill('2026-12-01');
+    await page
+      .getByTestId('repeat-problem')
+      .filter({ hasText: 'must not be before the start date' })
+      .waitFor();
+    await page.getByTestId('repeat-end-count').check();
+    await page.getByTestId('repeat-count').fill('12');
+    await page.locator('[data-testid="repeat-preview"][data-count="12"]').waitFor();
+    expect(await page.getByTestId('repeat-preview-date').first().textContent()).toBe('29-01-2027');
+    await screenshot(page, 'repeat-modal');
+    await page.getByTestId('repeat-save').click();
+    await page.getByTestId('repeat-saved').waitFor();
+    await screenshot(page, 'repeat-saved');
+    // the modal closes after 2 s and leads to the list
+    await page.waitForURL(`**/defdossier/${fixture.entity.id}`);
+    const rows = await stack.db
+      .selectFrom('content_dossier')
+      .select('values')
+      .where('def_dossier_id', '=', fixture.entity.id)
+      .where('summary', 'like', '%Monthly meeting%')
+      .execute();
+    const dates = rows.map((r) => (r.values as Record<string, string>)[String(birth.dataFieldId)]).sort();
+    expect(dates).toHaveLength(12);
+    expect(dates[0]).toBe('2027-01-29');
+    expect(dates[11]).toBe('2027-12-31');
+    for (const d of dates) expect(new Date(`${d}T00:00:00Z`).getUTCDay()).toBe(5);
+  } finally {
+    await close();
+  }
+});
