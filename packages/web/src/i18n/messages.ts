@@ -95,6 +95,9 @@ const MESSAGE_KEYS: Record<string, string> = {
     Object.entries(MERGE_MESSAGES).map(([name, text]) => [text, `merge.messages.${name}`]),
   ),
   ...Object.fromEntries(
+    Object.entries(SERIES_MESSAGES).map(([name, text]) => [text, `series.messages.${name}`]),
+  ),
+  ...Object.fromEntries(
     Object.entries(SUBSCRIPTION_MESSAGES).map(([name, text]) => [text, `subscriptions.messages.${name}`]),
   ),
 };
