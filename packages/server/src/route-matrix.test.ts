@@ -362,6 +362,12 @@ const ROUTES: Record<string, Case> = {
     fill: (x) => ({ body: { defDossier: x.entity, values: { [x.item]: 'written' } } }),
   },
   'GET /api/contentdossier/:id': { fill: (x) => ({ params: { id: x.dossier } }) },
+  'POST /api/contentdossier/archive': {
+    fill: (x) => ({ body: { environment: x.environment, ids: [x.otherDossier] } }),
+  },
+  'POST /api/contentdossier/dearchive': {
+    fill: (x) => ({ body: { environment: x.environment, ids: [x.otherDossier] } }),
+  },
   'POST /api/contentdossier/series': {
     fill: (x) => ({
       body: {

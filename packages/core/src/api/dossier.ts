@@ -225,3 +225,9 @@ export const seriesSchema = dossierWriteSchema.extend({
 });
 export type SeriesInput = z.input<typeof seriesSchema>;
 export const seriesAnswerSchema = z.object({ ids: z.array(z.number()) });
+
+/** POST /api/contentdossier/archive and /dearchive of a selection: the ids written, and why the others were not. */
+export const bulkArchiveAnswerSchema = z.object({
+  done: z.array(z.number()),
+  failed: z.array(z.object({ id: z.number(), message: z.string() })),
+});

@@ -1,5 +1,6 @@
 import {
   allowedAnswerSchema,
+  bulkArchiveAnswerSchema,
   dossierArchivedAnswerSchema,
   dossierIdAnswerSchema,
   dossierIdParamSchema,
@@ -24,6 +25,7 @@ import { answers } from '../../http-errors';
 import { openEntityScope } from '../../policy/entity';
 import { openEnvironment } from '../../policy/environment';
 import { itemsShownFor } from '../dossier-query/service';
+import { archiveMany } from './bulk-archive';
 import { logShown } from './dossier-log';
 import { marks, setMark, subscribedAmong } from './marks';
 import { massUpdate } from './mass-update';
@@ -151,6 +153,23 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
     ['archive', true],
     ['dearchive', false],
   ] as const) {
+    // the bulk bar's archive of a selection: one transaction for all of them
+    app.post(
+      `/contentdossier/${path}`,
+      {
+        config: { access: 'signedIn' },
+        schema: {
+          body: z.object({ environment: idSchema, ids: z.array(dossierIdSchema).min(1).max(1000) }),
+          tags,
+          response: answers({ 200: bulkArchiveAnswerSchema }),
+        },
+      },
+      async (request) => {
+        const user = await currentUserIn(request, request.body.environment);
+        const access = await openEnvironment(db, user, request.body.environment);
+        return archiveMany(db, user, access.environment.id, request.body.ids, archived);
+      },
+    );
     // POST, never GET: a link or an image elsewhere must not change a dossier (spec's GET, issue 12).
     app.post(
       `/contentdossier/:id/${path}`,

@@ -15,6 +15,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { actionErrorMessage, notifyFailure, notifySuccess } from '../../../api/errors';
 import { ModalMenuItem } from '../../../app/modal-menu-item';
+import { useEnvironment } from '../../environments/environment-store';
 import { type BulkAction, runBulk } from './list-api';
 
 export interface BulkRow {
@@ -59,6 +60,7 @@ export function BulkBar({
   onDone,
 }: BulkBarProps) {
   const { t } = useTranslation();
+  const environment = useEnvironment();
   const [confirming, setConfirming] = useState<BulkAction | null>(null);
   const [running, setRunning] = useState<BulkAction | null>(null);
   const [progress, setProgress] = useState(0);
@@ -72,7 +74,7 @@ export function BulkBar({
     setFailures([]);
     setProgress(0);
     setRunning(action);
-    const failed = await runBulk(action, ids, setProgress);
+    const failed = await runBulk(action, ids, setProgress, environment?.id);
     setRunning(null);
     if (failed.length > 0) {
       const names = new Map(selected.map((d) => [d.id, d.summary || `#${d.id}`]));
