@@ -43,8 +43,16 @@ test('mass update: the status of five dossiers, from the bulk bar, each logged',
     await page.goto(`/defdossier/${fixture.entity.id}`);
     await row(page, ids[0]).waitFor();
     for (const id of ids) await row(page, id).getByTestId('dossier-row-select').check();
-    await page.getByTestId('dossier-bulk-more').click();
-    await page.getByTestId('dossier-bulk-massupdate').click();
+    // with the keyboard: More actions, down to Mass update, Enter
+    await page.getByTestId('dossier-bulk-more').focus();
+    await page.keyboard.press('Enter');
+    await page.getByTestId('dossier-bulk-massupdate').waitFor();
+    for (let i = 0; i < 10; i++) {
+      if (await page.getByTestId('dossier-bulk-massupdate').evaluate((e) => e === document.activeElement))
+        break;
+      await page.keyboard.press('ArrowDown');
+    }
+    await page.keyboard.press('Enter');
     await page.getByTestId('mass-update-page').waitFor();
     expect(await page.getByTestId('mass-update-title').textContent()).toContain('Mass update');
     expect(await page.getByTestId('mass-update-count').textContent()).toContain('5');
@@ -124,12 +132,17 @@ test('merge two dossiers with a custom link choice; the old two deleted; the con
     await page.getByTestId('dossier-bulk-more').click();
     await page.getByTestId('dossier-bulk-merge').click();
     await page.getByTestId('merge-step-option').waitFor();
-    // Next without an option
-    await page.getByTestId('merge-next').click();
+    // Next without an option, then the option and Next with the keyboard
+    await page.getByTestId('merge-next').focus();
+    await page.keyboard.press('Enter');
     await page.getByText('You must select an option').waitFor();
     await screenshot(page, 'merge-step-option');
-    await page.getByTestId('merge-option-delete').check();
-    await page.getByTestId('merge-next').click();
+    await page.getByTestId('merge-option-keep').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    expect(await page.getByTestId('merge-option-delete').isChecked()).toBe(true);
+    await page.getByTestId('merge-next').focus();
+    await page.keyboard.press('Enter');
     await page.getByTestId('merge-table').waitFor();
     // the second's name and amount; the first has no amount: its radio is disabled
     // the columns follow the list's order

@@ -1,4 +1,4 @@
-import { type DisplayItem, type DossierReport, MASS_UPDATE_MESSAGES } from '@dossierbase/core';
+import { type DossierReport, MASS_UPDATE_MESSAGES } from '@dossierbase/core';
 import { Alert, Button, Checkbox, Fieldset, Group, List, Stack, Text, Title } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
@@ -10,7 +10,7 @@ import { useFieldLocale } from '../../fields/shared';
 import { useTokenData } from '../auth/session';
 import { type DossierValues, dossierKeys, fetchAbilities } from './dossier-api';
 import { DossierForm, dossierMessage, focusFirstError } from './dossier-form';
-import { detailTabs, isEditable, wireValue } from './form-logic';
+import { detailTabs, isEditable, massUpdateItem, massUpdateValues } from './form-logic';
 import { knownUsers } from './known-users';
 import { dossierListKeys } from './list/list-api';
 import { PageError, PageLoading } from './page-states';
@@ -21,32 +21,6 @@ import { useFieldSources } from './use-field-sources';
 // section 2, "Mass update page"). The form is the create form in multi-update mode: no item is
 // obligatory, no list or current-time default is filled in, and no condition hides or requires an
 // item (section 5); only the values filled in are sent.
-
-/** An item of the form in multi-update mode: never obligatory. */
-export function massUpdateItem(item: DisplayItem): DisplayItem {
-  return {
-    ...item,
-    def_dossier_def_field: item.def_dossier_def_field
-      ? { ...item.def_dossier_def_field, obligatory: false }
-      : item.def_dossier_def_field,
-    def_dossier_link: item.def_dossier_link
-      ? { ...item.def_dossier_link, obligatory: false }
-      : item.def_dossier_link,
-  };
-}
-
-const isEmpty = (value: unknown) =>
-  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
-
-/** The filled-in values as the call takes them. */
-export function massUpdateValues(items: readonly DisplayItem[], values: DossierValues): DossierValues {
-  const out: DossierValues = {};
-  for (const item of items) {
-    const value = wireValue(item, values[String(item.id)]);
-    if (!isEmpty(value)) out[String(item.id)] = value;
-  }
-  return out;
-}
 
 export function MassUpdatePage() {
   const { t } = useTranslation();
