@@ -4,7 +4,7 @@ import { buildLink } from '../../../test/entity-factories';
 import { buildDefDossier } from '../../../test/factories';
 import { failDossierWrites } from '../../../test/fail-writes';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import { type DossierSetup, dossierSetup, insertDossier, key } from './fixture';
+import { addField, type DossierSetup, dossierSetup, insertDossier, key } from './fixture';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -207,6 +207,32 @@ describe('merge', () => {
     expect(await row(right)).toBeUndefined();
     // the linked projects live on with the merged dossier
     expect(await row(p2)).toBeDefined();
+  });
+
+  test('an item hidden from the user cannot be chosen; its value is kept from the first side that has one', async () => {
+    const s = await dossierSetup(t);
+    const secret = await addField(t, s.client, s.main.id, 'text', 'secret');
+    const patched = await s.admin.patch(`/api/defdossierdeffield/${secret.dataField.id}`, {
+      permissions_type: 'EXCLUDE_SELECTED_ROLES',
+      roles: [s.role.id],
+    });
+    expect(patched.statusCode, patched.body).toBe(200);
+    const left = await createOk(s, { [key(s.fields.name.item)]: 'L' });
+    const right = await createOk(s, { [key(s.fields.name.item)]: 'R', [key(secret.item)]: 'hidden value' });
+    await s.grant(s.client, ['show', 'merge']);
+    const body = (mergeDossier: unknown[]) => ({
+      environment: s.environment.id,
+      dossiers: { action: 'keep', ids: [left, right] },
+      mergeDossier,
+    });
+    const refused = await s.member.post(URL, body([{ id: secret.item.id, use: 'left' }]));
+    expect(refused.statusCode).toBe(400);
+    expect(refused.body).not.toContain('hidden value');
+    const ok = await s.member.post(URL, body([]));
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.body).not.toContain('hidden value');
+    const values = (await row(ok.json().id))?.values as Record<string, unknown>;
+    expect(values[key(secret.dataField)]).toBe('hidden value');
   });
 
   test('a failure while deleting the second old dossier leaves nothing half done', async () => {
