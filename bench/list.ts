@@ -13,12 +13,8 @@ import { type Db, migrate, openDatabase } from '../packages/server/src/db/databa
 import { visibleItems } from '../packages/server/src/policy/display-item';
 import { openEnvironment } from '../packages/server/src/policy/environment';
 import { type Column, columnOf } from '../packages/server/src/query/compile/columns';
-import {
-  countQuery,
-  filteredQuery,
-  pageQuery,
-  parseListParams,
-} from '../packages/server/src/query/list-query';
+import { countQuery, filteredQuery, pageQuery } from '../packages/server/src/query/compile/page';
+import { parseListParams } from '../packages/server/src/query/list-query';
 import { USES_BEFORE_BUILD } from '../packages/server/src/query/sort-indexes';
 import { FILTER_VIEWS } from '../packages/server/src/resources/content-dossier-list/service';
 import { freePort } from '../packages/server/test/free-port';

@@ -2,19 +2,14 @@
 // field conditions, one with a link condition holding a field condition, and the editor's count over
 // the whole entity with a relative-date condition, each beside the raw SQL of the same statement run
 // directly through pg. Usage (after generate.ts): npx tsx bench/queries.ts
-import { spawn } from 'node:child_process';
-import path from 'node:path';
-import { CSRF_HEADER, CSRF_VALUE, type QueryDocument, queryDocumentSchema } from '@dossierbase/core';
+import { type QueryDocument, queryDocumentSchema } from '@dossierbase/core';
 import pg from 'pg';
 import { loadConfig } from '../packages/server/src/config';
 import { migrate, openDatabase } from '../packages/server/src/db/database';
 import { openEnvironment } from '../packages/server/src/policy/environment';
 import { compileForUser } from '../packages/server/src/resources/dossier-query/service';
-import { freePort } from '../packages/server/test/free-port';
-// @ts-expect-error: a plain .mjs module of the start script, without types
-import { serverNodeArgs } from '../scripts/server-node-args.mjs';
 import { BENCH_SCHEMA, BENCH_URL, benchCase } from './generate';
-import { createEnvironmentAdmin, JWT_SECRET, ms, repoRoot, timed, waitForServer } from './harness';
+import { createEnvironmentAdmin, ms, signIn, startServer, stopServer, timed } from './harness';
 
 const ITERATIONS = 100;
 
@@ -92,37 +87,15 @@ async function main() {
     saved[name] = row.id;
   }
 
-  const port = await freePort();
-  const address = `http://127.0.0.1:${port}`;
-  const server = spawn(
-    process.execPath,
-    [...serverNodeArgs, path.join(repoRoot, 'packages/server/src/main.ts')],
-    {
-      env: {
-        ...process.env,
-        DATABASE_URL: BENCH_URL,
-        DATABASE_SCHEMA: BENCH_SCHEMA,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        SEED_DEMO: 'false',
-        LOG_LEVEL: 'warn',
-        JWT_SECRET,
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
+  const server = await startServer({
+    DATABASE_URL: BENCH_URL,
+    DATABASE_SCHEMA: BENCH_SCHEMA,
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+  });
+  const { address } = server;
   try {
-    await waitForServer(address);
-    const login = await fetch(`${address}/api/login_check`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', [CSRF_HEADER]: CSRF_VALUE },
-      body: JSON.stringify({ username, password }),
-    });
-    const cookie = login.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
-    const headers = { cookie, [CSRF_HEADER]: CSRF_VALUE };
+    const headers = await signIn(address, username, password);
     const listUrl = (name: string) =>
       `${address}/api/contentdossier?${new URLSearchParams({
         defDossier: String(bench.entityId),
@@ -161,7 +134,7 @@ async function main() {
     await raw.query(`set search_path to "${BENCH_SCHEMA}"`);
     const rawStatement = async (name: string, kind: 'page' | 'count') => {
       const { condition } = await compileForUser(db, access, user, bench.entityId, documents[name]);
-      let q = db
+      const q = db
         .selectFrom('content_dossier')
         .where('environment_id', '=', bench.environmentId)
         .where('def_dossier_id', '=', bench.entityId)
@@ -169,7 +142,7 @@ async function main() {
       const compiled =
         kind === 'count'
           ? q.select((eb) => eb.fn.countAll().as('n')).compile()
-          : (q = q.selectAll().orderBy('id', 'desc').limit(50)).compile();
+          : q.selectAll().orderBy('id', 'desc').limit(50).compile();
       return () => raw.query(compiled.sql, [...compiled.parameters]).then(() => undefined);
     };
 
@@ -212,7 +185,7 @@ async function main() {
     for (const [label, figure, target] of rows)
       console.log(`${label.padEnd(92)}${figure.padEnd(28)}${target}`);
   } finally {
-    server.kill('SIGTERM');
+    await stopServer(server);
     await db.deleteFrom('dossier_query').where('id', 'in', Object.values(saved)).execute();
     await db.destroy();
   }

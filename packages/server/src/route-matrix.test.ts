@@ -41,6 +41,7 @@ interface Tenant {
   position: number;
   customView: number;
   query: number;
+  block: number;
   role: number;
   dossier: number;
   /** a second dossier of `entity` (what a merge takes with `dossier`) */
@@ -49,6 +50,8 @@ interface Tenant {
   dateItem: number;
   projectDossier: number;
   file: number;
+  /** sent by the member to the admin */
+  message: number;
   adminUser: number;
   /** the ordinary member, who has an avatar */
   memberUser: number;
@@ -350,11 +353,43 @@ const ROUTES: Record<string, Case> = {
     }),
   },
   'DELETE /api/dossierquery/:id': { fill: (x) => ({ params: { id: x.query } }) },
+  'GET /api/mypageblock': { fill: (x) => ({ query: { environment: x.environment } }) },
+  'GET /api/mypageblock/:id': { fill: (x) => ({ params: { id: x.block } }) },
+  'GET /api/mypageblock/:id/data': { fill: (x) => ({ params: { id: x.block } }) },
+  'POST /api/mypageblock': {
+    fill: (x) => ({
+      body: {
+        environment: x.environment,
+        type: 'sum_fields',
+        defDossier: x.entity,
+        settings: { sum_field: x.dataField },
+      },
+    }),
+  },
+  'PATCH /api/mypageblock/:id': { fill: (x) => ({ params: { id: x.block }, body: { col: 6 } }) },
+  'DELETE /api/mypageblock/:id': { fill: (x) => ({ params: { id: x.block } }) },
+  'GET /api/mypage/:environmentId/position': { fill: (x) => ({ params: { environmentId: x.environment } }) },
+  'PATCH /api/mypage/:environmentId/position': {
+    fill: (x) => ({
+      params: { environmentId: x.environment },
+      body: { blocks: [{ block: x.block, xPos: 0, yPos: 0, blockWidth: 6, blockHeight: 10 }] },
+    }),
+  },
+  'POST /api/environmentadmin/statistics/contentdossier': {
+    fill: (x) => ({ body: { environment: x.environment } }),
+  },
+  'POST /api/environmentadmin/statistics/user_current': {
+    fill: (x) => ({ body: { environment: x.environment } }),
+  },
+  'POST /api/environmentadmin/statistics/users_most_active': {
+    fill: (x) => ({ body: { environment: x.environment } }),
+  },
 
   // dossiers
   'GET /api/contentdossier': {
     fill: (x) => ({ query: { defDossier: x.entity, environment: x.environment } }),
   },
+  'GET /api/contentdossier/favorites': { fill: (x) => ({ query: { environment: x.environment } }) },
   'GET /api/contentdossier/search': {
     fill: (x) => ({ query: { environment: x.environment, search: 'value' } }),
   },
@@ -446,6 +481,23 @@ const ROUTES: Record<string, Case> = {
   'GET /api/log': { fill: (x) => ({ query: { environment: x.environment, dossier: x.dossier } }) },
   'GET /api/file/:id': { fill: (x) => ({ params: { id: x.file } }) },
   'GET /api/file/:id/download': { fill: (x) => ({ params: { id: x.file } }) },
+  // messages
+  'POST /api/message': {
+    fill: (x) => ({
+      body: {
+        environment: x.environment,
+        users: [x.memberUser],
+        title: 'A note',
+        messageText: '<p>About this dossier</p>',
+        contentDossier: x.dossier,
+        type: 'popup',
+      },
+    }),
+  },
+  'GET /api/message': { fill: (x) => ({ query: { environment: x.environment } }) },
+  'GET /api/message/unread/count': { fill: (x) => ({ query: { environment: x.environment } }) },
+  'GET /api/message/:id': { fill: (x) => ({ params: { id: x.message } }) },
+  'POST /api/message/:id/read': { fill: (x) => ({ params: { id: x.message } }) },
 };
 
 /** An environment with every kind of record, each named with `mark`. */
@@ -558,6 +610,11 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     .values({ environment_id: env, def_dossier_id: entity.id, view_name: `${mark} view` })
     .returning('id')
     .executeTakeFirstOrThrow();
+  const block = await t.db
+    .insertInto('mypage_block')
+    .values({ environment_id: env, type: 'dashboard', def_dossier_id: entity.id })
+    .returning('id')
+    .executeTakeFirstOrThrow();
   const query = await t.db
     .insertInto('dossier_query')
     .values({
@@ -605,6 +662,14 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     values: { [name.item.id]: `${mark} other client value` },
   });
   expect(otherDossier.statusCode, otherDossier.body).toBe(201);
+  const message = await member.client.post('/api/message', {
+    environment: env,
+    users: [admin.user.id],
+    title: `${mark} message`,
+    messageText: `<p>${mark} message text</p>`,
+    contentDossier: dossier.json().id,
+  });
+  expect(message.statusCode, message.body).toBe(201);
 
   return {
     environment: env,
@@ -622,12 +687,14 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     position,
     customView: customView.id,
     query: query.id,
+    block: block.id,
     role: role.id,
     dossier: dossier.json().id,
     otherDossier: otherDossier.json().id,
     dateItem: date.item.id,
     projectDossier: projectDossier.json().id,
     file: file.json().id,
+    message: message.json().id,
     adminUser: admin.user.id,
     memberUser: member.user.id,
     invitedUser: invited.id,

@@ -2,6 +2,7 @@ import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { buildApp } from '../../server/src/app';
 import type { Config } from '../../server/src/config';
@@ -184,3 +185,28 @@ export const hrefsOf = async (page: Page, selector: string) =>
   (
     await page.locator(selector).evaluateAll((links) => links.map((link) => link.getAttribute('href')))
   ).filter((href): href is string => href !== null);
+
+/** Whether the element that has the focus matches `selector`. */
+export const hasFocus = (page: Page, selector: string) =>
+  page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector);
+
+/** Presses Tab until the element matching `selector` has the focus (it must be reachable by Tab). */
+export async function tabTo(page: Page, selector: string, limit = 80) {
+  for (let i = 0; i < limit; i++) {
+    if (await hasFocus(page, selector)) return;
+    await page.keyboard.press('Tab');
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+/** A client of the demo records (seedDemoRecords): the first, or the newest. */
+export async function demoClient(db: Db, which: 'first' | 'newest' = 'first') {
+  const row = await db
+    .selectFrom('content_dossier as d')
+    .innerJoin('def_dossier as e', 'e.id', 'd.def_dossier_id')
+    .select(['d.id', 'd.summary'])
+    .where(sql<boolean>`e.translations @> ${JSON.stringify([{ name_singular: 'Client' }])}::jsonb`)
+    .orderBy('d.id', which === 'first' ? 'asc' : 'desc')
+    .executeTakeFirstOrThrow();
+  return { id: Number(row.id), summary: row.summary };
+}

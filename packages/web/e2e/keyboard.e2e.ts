@@ -1,7 +1,16 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildEveryTypeEntity, type EveryTypeEntity, insertDossiers } from './dossier-fixture';
-import { ADMIN_PASSWORD, openBrowser, openDemoAsAdmin, type Stack, screenshot, startStack } from './harness';
+import {
+  ADMIN_PASSWORD,
+  hasFocus,
+  openBrowser,
+  openDemoAsAdmin,
+  type Stack,
+  screenshot,
+  startStack,
+  tabTo,
+} from './harness';
 
 // The keyboard alone: a user signs in, opens an entity, filters, opens a dossier, edits and saves
 // it, and creates a dossier, moving with Tab and acting with Enter and the arrow keys. No click.
@@ -41,18 +50,6 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => stack?.close());
 
-const active = (page: Page, selector: string) =>
-  page.evaluate((s) => document.activeElement?.matches(s) ?? false, selector);
-
-/** Presses Tab until the element matching `selector` has the focus (it must be reachable by Tab). */
-async function tabTo(page: Page, selector: string, limit = 80) {
-  for (let i = 0; i < limit; i++) {
-    if (await active(page, selector)) return;
-    await page.keyboard.press('Tab');
-  }
-  throw new Error(`Tab never reached ${selector}`);
-}
-
 const rowNames = (page: Page) =>
   page.locator('[data-testid="dossier-row"]').evaluateAll((rows) => rows.map((r) => r.textContent ?? ''));
 
@@ -75,14 +72,14 @@ test('sign in, open an entity, filter, open, edit and save a dossier, and create
     // the first tab stop of the shell skips to the content
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.keyboard.press('Tab');
-    expect(await active(page, '[data-testid="skip-link"]')).toBe(true);
+    expect(await hasFocus(page, '[data-testid="skip-link"]')).toBe(true);
 
     // the entity from the menu; focus lands on the new page's heading
     await tabTo(page, `[data-testid="menu-entity"][data-entity-id="${fixture.entity.id}"]`);
     await page.keyboard.press('Enter');
     await page.waitForURL(`**/defdossier/${fixture.entity.id}`);
     await page.getByTestId('dossier-row').first().waitFor();
-    await expect.poll(() => active(page, 'h1')).toBe(true);
+    await expect.poll(() => hasFocus(page, 'h1')).toBe(true);
 
     // filter: Name contains "Bob"
     await tabTo(page, '[data-testid="dossier-filter-toggle"]');
@@ -145,9 +142,9 @@ test('sign in, open an entity, filter, open, edit and save a dossier, and create
     // the rich-text toolbar is one tab stop: the arrow keys move inside it, Tab goes on to the text
     await tabTo(page, '[data-testid="rich-text-bold"]');
     await page.keyboard.press('ArrowRight');
-    expect(await active(page, '[data-testid="rich-text-italic"]')).toBe(true);
+    expect(await hasFocus(page, '[data-testid="rich-text-italic"]')).toBe(true);
     await page.keyboard.press('Tab');
-    expect(await active(page, '.tiptap')).toBe(true);
+    expect(await hasFocus(page, '.tiptap')).toBe(true);
     await page.keyboard.type('Met at the door');
     await tabTo(page, '[data-testid="dossier-add"]');
     await page.keyboard.press('Enter');
@@ -213,7 +210,7 @@ test('choosing a list option or a link option with Enter leaves the focus on the
             (box) => [...box.querySelectorAll('input')].map((i) => i.value).join(' ') + box.textContent,
           );
       await expect.poll(shown).toContain(option);
-      expect(await active(page, input)).toBe(true);
+      expect(await hasFocus(page, input)).toBe(true);
     }
 
     // the link Organisation: type to search, Enter links it; the single link is then full and its
@@ -249,10 +246,10 @@ async function expectFocusTrapped(page: Page) {
 
 /** Enter on the focused `opener`, and on the menu item `item` when the opener is a menu's button. */
 async function openWithEnter(page: Page, opener: string, item?: string) {
-  await expect.poll(() => active(page, opener)).toBe(true);
+  await expect.poll(() => hasFocus(page, opener)).toBe(true);
   await page.keyboard.press('Enter');
   if (!item) return;
-  await expect.poll(() => active(page, item)).toBe(true);
+  await expect.poll(() => hasFocus(page, item)).toBe(true);
   await page.keyboard.press('Enter');
 }
 
@@ -276,7 +273,7 @@ async function expectModalRoundTrip(
     await page.keyboard.press('Enter');
   } else await page.keyboard.press('Escape');
   await page.getByRole('dialog').waitFor({ state: 'detached' });
-  await expect.poll(() => active(page, opener)).toBe(true);
+  await expect.poll(() => hasFocus(page, opener)).toBe(true);
 }
 
 test('every modal keeps the focus inside and gives it back to what opened it', async () => {
@@ -307,7 +304,7 @@ test('every modal keeps the focus inside and gives it back to what opened it', a
     await page
       .locator(`[data-testid="designer-cog-${fixture.fields.Amount.itemId}"]`)
       .waitFor({ state: 'detached' });
-    await expect.poll(() => active(page, 'h1')).toBe(true);
+    await expect.poll(() => hasFocus(page, 'h1')).toBe(true);
 
     // the list: a row's quick edit, then the bulk bar's Delete and its More menu's confirmations
     await page.goto(`/defdossier/${fixture.entity.id}`);
@@ -335,7 +332,7 @@ test('every modal keeps the focus inside and gives it back to what opened it', a
     await tabTo(page, '[data-testid="dossier-bulk-confirm-ok"]');
     await page.keyboard.press('Enter');
     await page.getByTestId('dossier-bulk-bar').waitFor({ state: 'detached' });
-    await expect.poll(() => active(page, 'h1')).toBe(true);
+    await expect.poll(() => hasFocus(page, 'h1')).toBe(true);
   } finally {
     await close();
   }

@@ -653,6 +653,60 @@ test('a stored XSS corpus stays inert text on every screen that shows it', async
     await page.keyboard.press('Escape');
 
     await screen(page, state, 'erd', () => page.goto('/erd'), SCRIPT('entity-name'));
+
+    // Messages: a title and a text stored as they are (past the server's cleaning), in the inbox, on
+    // the message's page and in the bell; a notice with the corpus as its summary and author
+    const users = await stack.db
+      .selectFrom('app_user')
+      .select(['id', 'username'])
+      .where('username', 'in', ['admin', 'demo'])
+      .execute();
+    const userId = (name: string) => users.find((u) => u.username === name)?.id ?? 0;
+    const message = await stack.db
+      .insertInto('message')
+      .values({
+        environment_id: fixture.environmentId,
+        sender_id: userId('demo'),
+        title: `${SCRIPT('message-title')} ${hostile('message-title')}`.slice(0, 2000),
+        message_text: hostile('message-text'),
+        content_dossier_id: made.orgDossier,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const notice = await stack.db
+      .insertInto('message')
+      .values({
+        environment_id: fixture.environmentId,
+        sender_id: null,
+        title: '',
+        message_text: '',
+        content_dossier_id: made.orgDossier,
+        notice: JSON.stringify({
+          event: 'change',
+          summary: `${SCRIPT('notice-summary')} ${hostile('notice-summary')}`,
+          def_dossier_id: entityId,
+          by: hostile('notice-by'),
+        }),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await stack.db
+      .insertInto('message_recipient')
+      .values(
+        [message.id, notice.id].map((id) => ({
+          environment_id: fixture.environmentId,
+          message_id: Number(id),
+          user_id: userId('admin'),
+        })),
+      )
+      .execute();
+    await screen(page, state, 'messages', () => page.goto('/messages'), SCRIPT('message-title'));
+    await page.getByTestId('shell-bell').click();
+    await page.getByTestId('bell-message').first().waitFor();
+    await settle(page, state);
+    await page.keyboard.press('Escape');
+    await screen(page, state, 'message', () => page.goto(`/messages/${message.id}`), SCRIPT('message-title'));
+    await screen(page, state, 'notice', () => page.goto(`/messages/${notice.id}`), SCRIPT('notice-summary'));
   } catch (error) {
     await page.screenshot({ path: `${ARTIFACTS}/stored-xss-failure.png` }).catch(() => undefined);
     throw error;

@@ -24,6 +24,10 @@ export const environmentAbilitiesSchema = z.object({
   canSeeReports: z.boolean(),
   /** switch the environment off and on again: super admins (its admins could not reopen it) */
   canSwitchActive: z.boolean(),
+  /** the top bar's quick search: the quick_search credential (admins pass, as every entity check) */
+  canQuickSearch: z.boolean(),
+  /** send pop-up messages: super admins, the environment's admins and contract admins */
+  canSendPopup: z.boolean(),
 });
 export type EnvironmentAbilities = z.infer<typeof environmentAbilitiesSchema>;
 

@@ -231,3 +231,8 @@ export const bulkArchiveAnswerSchema = z.object({
   done: z.array(z.number()),
   failed: z.array(z.object({ id: z.number(), message: z.string() })),
 });
+
+/** The top bar's quick search (spec doc 2 section 9): 10 hits, 200 ms after the last key, texts cut at 50. */
+export const QUICK_SEARCH_LIMIT = 10;
+export const QUICK_SEARCH_DEBOUNCE_MS = 200;
+export const QUICK_SEARCH_TEXT_LENGTH = 50;

@@ -108,3 +108,14 @@ export type MemberPatch = z.infer<typeof memberPatchSchema>;
 /** PUT /api/user/{id}/roles: the global roles the user holds from now on (super admins only). */
 export const globalRolesSchema = z.object({ roles: z.array(z.enum(CHANGEABLE_GLOBAL_ROLES)).max(10) });
 export const globalRolesAnswerSchema = z.object({ id: z.number(), global_roles: z.array(z.string()) });
+
+/** The one way a person is named: first name, preposition and last name, or the username without them. */
+export function personName(person: {
+  username: string;
+  first_name?: string | null;
+  preposition?: string | null;
+  last_name?: string | null;
+}): string {
+  const full = [person.first_name, person.preposition, person.last_name].filter(Boolean).join(' ');
+  return full || person.username;
+}

@@ -25,6 +25,8 @@ import {
 export const JSON_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   app_user: ['private_settings'],
   dossier_query: ['data', 'translations'],
+  mypage_block: ['translations', 'settings'],
+  mypage_position: ['positions'],
   environment: ['settings'],
   role: ['translations'],
   def_dossier: ['translations', 'settings'],
@@ -36,6 +38,7 @@ export const JSON_COLUMNS: Readonly<Record<string, readonly string[]>> = {
   display_item: ['translations', 'settings'],
   content_dossier: ['summaries', 'values'],
   dossier_log: ['changes'],
+  message: ['notice'],
   template: ['template', 'translations'],
 };
 

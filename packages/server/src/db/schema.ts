@@ -387,6 +387,44 @@ export interface DossierMarkTable {
   created_at: Generated<Date>;
 }
 
+/** What a subscription notice says; the reader's client words it (migration 2026-11-28T1000). */
+export interface MessageNotice {
+  event: 'change' | 'archive' | 'delete';
+  /** the dossier's summary as the recipient may see it, when the notice was made */
+  summary: string;
+  def_dossier_id: number;
+  /** who changed it */
+  by: string;
+}
+
+export interface MessageTable {
+  id: Generated<number>;
+  environment_id: number;
+  /** null: a notice of the product itself, or a sender since removed */
+  sender_id: number | null;
+  title: string;
+  message_text: string;
+  type: Generated<'normal' | 'popup'>;
+  content_dossier_id: ColumnType<number | null, number | null | undefined, number | null>;
+  notice: ColumnType<MessageNotice | null, string | null | undefined, string | null>;
+  created_at: Generated<Date>;
+}
+
+export interface MessageRecipientTable {
+  environment_id: number;
+  message_id: number;
+  user_id: number;
+  read_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+/** The last notice a subscriber got about a dossier (at most one per 10 minutes). */
+export interface SubscriptionNoticeTable {
+  environment_id: number;
+  user_id: number;
+  content_dossier_id: number;
+  sent_at: ColumnType<Date, Date | undefined, Date>;
+}
+
 export interface AutoIncrementCounterTable {
   def_dossier_def_field_id: number;
   value: number;
@@ -477,7 +515,37 @@ export interface DossierQueryTable {
   modified_at: Generated<Date>;
 }
 
+/** A dashboard block (mypage_block). */
+export interface MypageBlockTable {
+  id: Generated<number>;
+  uuid: Generated<string>;
+  environment_id: number;
+  type: string;
+  def_dossier_id: number | null;
+  dossier_query_id: number | null;
+  parent_id: number | null;
+  col: Generated<number>;
+  rank: Generated<number>;
+  dashboard: Generated<boolean>;
+  roles: ColumnType<number[], number[] | undefined, number[]>;
+  translations: JsonArray<{ culture: string; title: string }[]>;
+  settings: Json<Record<string, unknown>>;
+  created_at: Generated<Date>;
+  modified_at: Generated<Date>;
+}
+
+/** The grid of one view of an environment's dashboard: a user's own (user_id) or the default (null). */
+export interface MypagePositionTable {
+  id: Generated<number>;
+  environment_id: number;
+  user_id: number | null;
+  positions: Json<{ x: number; y: number; w: number; h: number; uuid: string }[]>;
+  modified_at: Generated<Date>;
+}
+
 export interface Database {
+  mypage_block: MypageBlockTable;
+  mypage_position: MypagePositionTable;
   dossier_query: DossierQueryTable;
   app_setting: AppSettingTable;
   app_user: AppUserTable;
@@ -512,6 +580,9 @@ export interface Database {
   dossier_log: DossierLogTable;
   favourite: DossierMarkTable;
   dossier_subscription: DossierMarkTable;
+  message: MessageTable;
+  message_recipient: MessageRecipientTable;
+  subscription_notice: SubscriptionNoticeTable;
   auto_increment_counter: AutoIncrementCounterTable;
   file: FileTable;
   file_chunk: FileChunkTable;

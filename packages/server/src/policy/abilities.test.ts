@@ -46,6 +46,13 @@ describe('environmentAbilities', () => {
     expect(environmentAbilities(access(['ROLE_USER'], ['export'], [])).canSeeReports).toBe(false);
     expect(environmentAbilities(access(['ROLE_USER'], [], ['reports'])).canSeeReports).toBe(false);
   });
+
+  test('quick search needs the quick_search credential; admins pass, as every entity check', () => {
+    expect(environmentAbilities(access(['ROLE_USER'], ['quick_search'])).canQuickSearch).toBe(true);
+    expect(environmentAbilities(access(['ROLE_USER'], ['export'])).canQuickSearch).toBe(false);
+    expect(environmentAbilities(access(['ROLE_USER'], ['environment-admin'])).canQuickSearch).toBe(true);
+    expect(environmentAbilities(access(['ROLE_ADMIN'], null)).canQuickSearch).toBe(true);
+  });
 });
 
 describe('entityAbilities', () => {

@@ -17,6 +17,19 @@ export const canCreateDossier = (scope: Actions) => holds(scope, 'create');
 export const canEditDossiers = (scope: Actions) => holds(scope, 'edit');
 export const canDeleteDossier = (scope: Actions) => holds(scope, 'delete');
 
+export type ExportAction = 'export_csv' | 'export_pdf' | 'export_word' | 'export_html';
+
+/**
+ * Export in one kind: its own permission, or `export`, which grants every kind (spec document 2
+ * section 4: "Export needs any export permission").
+ */
+export const canExportAs = (scope: Actions, action: ExportAction) =>
+  holds(scope, 'export') || holds(scope, action);
+
+/** Any export at all (the export button). */
+export const canExportAny = (scope: Actions) =>
+  (['export_csv', 'export_pdf', 'export_word', 'export_html'] as const).some((a) => canExportAs(scope, a));
+
 /** Archive and dearchive: the permission, on an entity whose dossiers can be archived. */
 export const canArchiveDossier = (scope: ArchiveScope) => scope.entity.archivable && holds(scope, 'archive');
 

@@ -101,6 +101,15 @@ export async function entitiesShownToRoles(
 }
 
 /**
+ * The entities of the access's environment whose dossiers the user may show: every one for super and
+ * environment admins ('all'), otherwise those their roles hold show on.
+ */
+export async function entitiesShownIn(db: Db, access: EnvironmentAccess): Promise<'all' | number[]> {
+  if (isEnvironmentAdmin(access)) return 'all';
+  return [...(await entitiesShownToRoles(db, [access.environment.id], access.membership?.role_ids ?? []))];
+}
+
+/**
  * Whether the entity is in the user's menus (spec doc 1 sections 3 and 6): admins see every entity;
  * members those that are not hidden, that they may show (`shown`: entitiesShownToRoles) and, when
  * the entity names visibility roles, whose roles they hold one of.

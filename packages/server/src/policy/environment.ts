@@ -30,6 +30,14 @@ export const isEnvironmentAdmin = (access: Pick<EnvironmentAccess, 'user' | 'mem
   isSuperAdmin(access.user) || hasCredential(access, 'environment-admin');
 
 /**
+ * Quick search (spec doc 1 section 6, doc 2 section 6): the quick_search credential. The spec ties it to
+ * the entities (at least one must carry it); here credentials are the member's, and admins, who pass
+ * every per-entity check, search too.
+ */
+export const canQuickSearch = (access: Pick<EnvironmentAccess, 'user' | 'membership'>) =>
+  isEnvironmentAdmin(access) || hasCredential(access, 'quick_search');
+
+/**
  * A member an admin deactivated keeps their roles and credentials but cannot open the environment;
  * super admins open every environment.
  */

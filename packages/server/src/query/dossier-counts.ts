@@ -1,6 +1,7 @@
 import { valueRefsOf } from '@dossierbase/core';
 import type { Db } from '../db/database';
-import type { AggregationRun, ListParams } from './list-query';
+import type { AggregationRun } from './compile/aggregate';
+import type { ListParams } from './list-query';
 
 // Counts over a whole entity from the counters the triggers of migration 2026-11-25T1600 keep in the
 // transaction of every write: the number of dossiers, and per list or tree field how many dossiers

@@ -1,8 +1,9 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { Db } from '../db/database';
+import { countQuery, filteredQuery } from './compile/page';
 import { countedTotal, coversWholeEntity } from './dossier-counts';
 import { cachedResult, peekCachedResult } from './list-cache';
-import { countQuery, filteredQuery, type ListParams } from './list-query';
+import type { ListParams } from './list-query';
 
 // The total behind pager.items. A list of the whole entity reads its counter (query/dossier-counts.ts).
 // Counting 80,000 matches of a million dossiers exactly takes about a

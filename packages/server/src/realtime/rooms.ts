@@ -25,9 +25,32 @@ export class RealtimeRooms {
     this.io?.in(userRoom(userId)).socketsLeave(environmentRoom(environmentId));
   }
 
+  /** An event for every socket of the user, on every node (their unread count, say). */
+  toUser(userId: number, event: string, payload: unknown): void {
+    this.io?.to(userRoom(userId)).emit(event, payload);
+  }
+
+  /** The users with a socket in the environment's room, on every node (the Redis adapter asks the others). */
+  async usersIn(environmentId: number): Promise<Set<number>> {
+    if (!this.io) return new Set();
+    const sockets = await this.io.in(environmentRoom(environmentId)).fetchSockets();
+    return new Set(
+      sockets.flatMap((s) => {
+        const userId = (s.data as { claims?: { userId?: unknown } }).claims?.userId;
+        return typeof userId === 'number' ? [userId] : [];
+      }),
+    );
+  }
+
   /** Every socket opened with these sessions is disconnected, on every node (the sessions ended). */
   endSessions(sessionIds: number[]): void {
     if (sessionIds.length === 0) return;
     this.io?.in(sessionIds.map(sessionRoom)).disconnectSockets(true);
   }
 }
+
+// The rooms of the app that serves a database, for work that happens deep in a write (the notices of a
+// dossier's subscribers): per-node state keyed by the Db, as the tests run several apps in one process.
+const roomsByDb = new WeakMap<object, RealtimeRooms>();
+export const serveRoomsFor = (db: object, rooms: RealtimeRooms) => roomsByDb.set(db, rooms);
+export const roomsOf = (db: object): RealtimeRooms | undefined => roomsByDb.get(db);

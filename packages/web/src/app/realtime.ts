@@ -2,6 +2,9 @@ import { io, type Socket } from 'socket.io-client';
 
 let socket: Socket | null = null;
 let room: number | null = null;
+// Listeners of server events: kept here, so that a new connection (after a new password) hears them too.
+type Listener = (payload: unknown) => void;
+const listeners = new Map<string, Set<Listener>>();
 
 function getSocket(): Socket {
   if (!socket) {
@@ -10,6 +13,7 @@ function getSocket(): Socket {
     socket.on('connect', () => {
       if (room !== null) socket?.emit('join', { environment: room });
     });
+    for (const [event, set] of listeners) for (const listener of set) socket.on(event, listener);
   }
   return socket;
 }
@@ -33,4 +37,18 @@ export function reconnectRealtime(): void {
   const current = room;
   disconnectRealtime();
   if (current !== null) joinEnvironmentRoom(current);
+}
+
+/** Listens to a server event on the socket (connected on demand); returns the way to stop listening. */
+export function onRealtimeEvent<T>(event: string, listener: (payload: T) => void): () => void {
+  const set = listeners.get(event) ?? new Set();
+  listeners.set(event, set);
+  // the server sends this event with a T
+  const heard = listener as Listener;
+  set.add(heard);
+  getSocket().on(event, heard);
+  return () => {
+    set.delete(heard);
+    socket?.off(event, heard);
+  };
 }

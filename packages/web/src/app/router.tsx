@@ -88,6 +88,18 @@ export const routes: RouteObject[] = [
                         }),
                       },
                       {
+                        path: '/querybuilder',
+                        lazy: async () => ({
+                          Component: (await import('../features/queries/query-list-page')).QueryListPage,
+                        }),
+                      },
+                      {
+                        path: '/querybuilder/:id',
+                        lazy: async () => ({
+                          Component: (await import('../features/queries/query-editor-page')).QueryEditorPage,
+                        }),
+                      },
+                      {
                         path: '/defdossier/conditions/:id',
                         lazy: async () => ({
                           Component: (await import('../features/admin/conditions-page')).ConditionsPage,
@@ -139,6 +151,18 @@ export const routes: RouteObject[] = [
                         lazy: async () => ({
                           Component: (await import('../features/admin/environment-settings-pages'))
                             .ModulesPage,
+                        }),
+                      },
+                      {
+                        path: '/messages',
+                        lazy: async () => ({
+                          Component: (await import('../features/messages/messages-page')).MessagesPage,
+                        }),
+                      },
+                      {
+                        path: '/messages/:id',
+                        lazy: async () => ({
+                          Component: (await import('../features/messages/message-page')).MessagePage,
                         }),
                       },
                       {

@@ -3,6 +3,7 @@ import {
   operatorValueKind,
   operatorValueSchema,
   parseFieldSettings,
+  valueRefsOf,
 } from '@dossierbase/core';
 import { Group, Input, MultiSelect, RangeSlider, Select, Slider, Stack, TextInput } from '@mantine/core';
 import { useEffect, useState } from 'react';
@@ -108,7 +109,12 @@ export function FieldSearchInput(props: FieldSearchProps) {
   const operator = props.value?.operator ?? null;
   const kind = operator ? operatorValueKind(type, operator) : 'none';
   const options = useListOptions(props.item, props.options);
-  const { setSearch, users } = useUserSearch(kind === 'user' ? props.loadUsers : undefined, props.users);
+  // user fields: one user, or several at once (in)
+  const ofUsers = valueRefsOf(type) === 'users';
+  const { setSearch, users } = useUserSearch(
+    kind === 'user' || (kind === 'options' && ofUsers) ? props.loadUsers : undefined,
+    props.users,
+  );
   // show_slider and max_slider of dates, amounts and calculations
   const slider = parseFieldSettings(type, props.settings);
   if (operators.length === 0) return null;
@@ -208,9 +214,31 @@ export function FieldSearchInput(props: FieldSearchProps) {
       );
       break;
     }
-    case 'date':
-      input = dateInput(text, setValue, `${operator}-date`, 'value');
+    case 'date': {
+      const empty = raw === 'NULL' || raw === 'NOT NULL';
+      const date = empty ? null : dateInput(text, setValue, `${operator}-date`, 'value');
+      input = props.emptyDates ? (
+        <Group gap={4} wrap="nowrap">
+          <Select
+            aria-label={t('fields.search.date_mode')}
+            data={(['date', 'NULL', 'NOT NULL'] as const).map((mode) => ({
+              value: mode,
+              label: t(`fields.search.date_modes.${mode}`),
+            }))}
+            value={empty ? raw : 'date'}
+            onChange={(mode) => setValue(mode === 'date' || mode === null ? '' : mode)}
+            allowDeselect={false}
+            w={200}
+            comboboxProps={{ withinPortal: true }}
+            data-testid="search-date-mode"
+          />
+          {date}
+        </Group>
+      ) : (
+        date
+      );
       break;
+    }
     case 'date_range': {
       const [a, b] = splitRange(raw);
       input = (
@@ -236,7 +264,16 @@ export function FieldSearchInput(props: FieldSearchProps) {
       );
       break;
     case 'options':
-      input = (
+      input = ofUsers ? (
+        <MultiSelect
+          {...named('value')}
+          data={users.map((u) => ({ value: String(u.id), label: u.name }))}
+          value={Array.isArray(raw) ? raw.map(String) : []}
+          onChange={(v) => setValue(v.map(Number))}
+          onSearchChange={setSearch}
+          searchable
+        />
+      ) : (
         <MultiSelect
           {...named('value')}
           data={[

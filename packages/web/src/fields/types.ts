@@ -85,6 +85,8 @@ export interface SearchValue {
 }
 
 export interface FieldSearchProps extends FieldSources {
+  /** Dates may also be compared with no date (NULL) or any date (NOT NULL): the query builder's conditions. */
+  emptyDates?: boolean;
   value: SearchValue | null;
   onChange: (value: SearchValue | null) => void;
   settings: Record<string, unknown>;

@@ -10,6 +10,7 @@ import {
   MASS_UPDATE_MESSAGES,
   MEMBER_MESSAGES,
   MERGE_MESSAGES,
+  MESSAGE_MESSAGES,
   PASSWORD_MESSAGES,
   PASSWORD_MIN_LENGTH,
   PASSWORD_UPDATE_REQUIRED,
@@ -25,6 +26,26 @@ import {
   TWO_FACTOR_REQUIRED,
 } from '@dossierbase/core';
 import type { TFunction } from 'i18next';
+
+/** The server's messages about query documents (packages/server/src/query/compile, core/query). */
+const QUERY_MESSAGES = {
+  unknownField: 'Item not found',
+  operator: 'This operator cannot be used for this field',
+  depth: 'The query is nested too deeply',
+  cycle: 'The query refers to itself',
+  unknownLink: 'Unknown link',
+  unknownQuery: 'Unknown query',
+  nesting: 'Nest at most 8 levels',
+  conditions: 'Use at most 200 conditions',
+  tooManyValues: 'Too many values',
+  maxBelowMin: 'The maximum must not be below the minimum',
+  value: 'Enter a valid value',
+  date: 'Enter a valid date',
+  number: 'Enter a valid number',
+  wholeNumber: 'Enter a whole number',
+  twoValues: 'Enter two values separated by a comma',
+  unknownOperator: 'Unknown operator',
+} as const;
 
 // Server and shared-schema messages are English sentences; map the known ones to translation keys.
 const MESSAGE_KEYS: Record<string, string> = {
@@ -98,7 +119,14 @@ const MESSAGE_KEYS: Record<string, string> = {
     Object.entries(SERIES_MESSAGES).map(([name, text]) => [text, `series.messages.${name}`]),
   ),
   ...Object.fromEntries(
+    Object.entries(MESSAGE_MESSAGES).map(([name, text]) => [text, `messages.errors.${name}`]),
+  ),
+  ...Object.fromEntries(
     Object.entries(SUBSCRIPTION_MESSAGES).map(([name, text]) => [text, `subscriptions.messages.${name}`]),
+  ),
+  // the query compiler's and the query document's messages
+  ...Object.fromEntries(
+    Object.entries(QUERY_MESSAGES).map(([name, text]) => [text, `queries.messages.${name}`]),
   ),
 };
 

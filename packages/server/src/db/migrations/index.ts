@@ -27,6 +27,8 @@ import * as twoFactorAndPolicy from './2026-11-27T1120-two-factor-and-policy';
 import * as sessionDetails from './2026-11-27T1130-session-details';
 import * as dossierLogShown from './2026-11-28T1100-dossier-log-shown';
 import * as dossierQuery from './2026-11-28T1200-dossier-query';
+import * as dashboardBlocks from './2026-11-28T1210-dashboard-blocks';
+import * as messages from './2026-11-28T1220-messages';
 
 // Listed by hand so the migrator needs no file-system scan. Kysely runs them in name order,
 // so every name starts with its UTC date and time.
@@ -59,4 +61,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27T1130-session-details': sessionDetails,
   '2026-11-28T1100-dossier-log-shown': dossierLogShown,
   '2026-11-28T1200-dossier-query': dossierQuery,
+  '2026-11-28T1210-dashboard-blocks': dashboardBlocks,
+  '2026-11-28T1220-messages': messages,
 };

@@ -6,7 +6,12 @@ import {
 } from '@dossierbase/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/test-app';
-import { type DossierSetup, dossierSetup, insertDossier } from '../../resources/content-dossier/fixture';
+import {
+  type DossierSetup,
+  dossierSetup,
+  insertDossier,
+  linkDossiers,
+} from '../../resources/content-dossier/fixture';
 import { type Column, columnOf } from './columns';
 import { QueryCompileError } from './conditions';
 import { type CompileContext, compileDocument, type EntityScope } from './document';
@@ -30,6 +35,10 @@ beforeAll(async () => {
     [
       'd1',
       {
+        [v(f.email)]: 'anna@example.test',
+        [v(f.url)]: 'https://anna.example',
+        [v(f.auto)]: 7,
+        [v(f.calc)]: 20,
         [v(f.name)]: 'Anna',
         [v(f.amount)]: 10,
         [v(f.date)]: '1990-11-28',
@@ -41,6 +50,9 @@ beforeAll(async () => {
     [
       'd2',
       {
+        [v(f.email)]: 'bert@example.org',
+        [v(f.auto)]: 8,
+        [v(f.calc)]: 41,
         [v(f.name)]: 'Bert',
         [v(f.amount)]: 20.5,
         [v(f.date)]: '2026-11-25',
@@ -67,21 +79,11 @@ beforeAll(async () => {
   for (const [name, values] of rows) d[name] = await insertDossier(t, c.client, name, values);
   // d1 is linked to project Alpha, d2 to Alpha and Beta through "projects"
   const [alpha, beta] = c.projectsDossiers;
-  for (const [parent, child] of [
+  await linkDossiers(t, c.environment.id, c.links.projects.id, [
     [d.d1, alpha],
     [d.d2, alpha],
     [d.d2, beta],
-  ])
-    await t.db
-      .insertInto('content_link')
-      .values({
-        environment_id: c.environment.id,
-        link_id: c.links.projects.id,
-        parent_id: parent,
-        child_id: child,
-        rank: 0,
-      })
-      .execute();
+  ]);
 
   const fields = new Map<number, Column>();
   for (const field of Object.values(f)) {
@@ -206,6 +208,43 @@ describe('query compiler: every operator on a fixed data set', () => {
     expect(await where(user, 'not_equals', 'CURRENT_USER')).toEqual(['d2', 'd3', 'd4']);
     expect(await where(user, 'equals', '')).toEqual(['d3', 'd4']);
     expect(await where(user, 'in', [OTHER_USER])).toEqual(['d2']);
+  });
+
+  it('the other textual types: e-mail, url, autoIncrement and calc', async () => {
+    const { email, url, auto, calc } = c.fields;
+    expect(await where(email, 'string_like_equals', '.test')).toEqual(['d1']);
+    expect(await where(email, 'string_exact_not_equals', 'bert@example.org')).toEqual([
+      'd1',
+      'd3',
+      'd4',
+      'd5',
+    ]);
+    expect(await where(url, 'string_is_not_empty')).toEqual(['d1']);
+    expect(await where(url, 'string_empty')).toEqual(['d2', 'd3', 'd4', 'd5']);
+    expect(await where(auto, 'number_gt', 7)).toEqual(['d2']);
+    expect(await where(auto, 'string_exact_equals', '7')).toEqual(['d1']);
+    expect(await where(calc, 'number_gte', 20)).toEqual(['d1', 'd2']);
+    expect(await where(calc, 'number_not_equals', 20)).toEqual(['d2', 'd3', 'd4', 'd5']);
+  });
+
+  it('system dates relative to today, in Amsterdam days', async () => {
+    // every dossier was created now: today for the real clock, so a query of "today" fixed in 2026-11-25
+    // matches them only while the test runs on that day; compare with the creation day instead
+    const created = await t.db
+      .selectFrom('content_dossier')
+      .select('created_at')
+      .where('id', '=', d.d1)
+      .executeTakeFirstOrThrow();
+    const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Amsterdam' }).format(created.created_at);
+    expect(await where('created_at', 'equals', day)).toEqual(['d1', 'd2', 'd3', 'd4', 'd5']);
+    expect(await where('created_at', 'date_lt', day)).toEqual([]);
+    expect(await where('modified_at', 'date_between', `${day},${day}`)).toEqual([
+      'd1',
+      'd2',
+      'd3',
+      'd4',
+      'd5',
+    ]);
   });
 
   it('textarea and system fields', async () => {

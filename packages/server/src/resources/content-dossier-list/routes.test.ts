@@ -72,8 +72,8 @@ beforeAll(async () => {
   readerRoleId = reader.id;
   const secretRole = await buildRole(t.db, envId, 'Secret');
   const other = await buildRole(t.db, envId, 'Other');
-  await addMember(t.db, envId, { user: m.user, roleIds: [reader.id] });
-  await addMember(t.db, envId, { user: n.user, roleIds: [other.id] });
+  await addMember(t.db, envId, { user: m.user, roleIds: [reader.id], credentials: ['quick_search'] });
+  await addMember(t.db, envId, { user: n.user, roleIds: [other.id], credentials: ['quick_search'] });
 
   const entity = await buildDefDossier(t.db, envId, { name: 'Case' });
   const childEntity = await buildDefDossier(t.db, envId, { name: 'Client' });
@@ -566,6 +566,14 @@ describe('GET /api/contentdossier/search', () => {
     });
     const memberHits = await member.get(`/api/contentdossier/search?environment=${envId}&search=case`);
     expect(memberHits.json()).toHaveLength(3); // archived Delta is left out
+    // a short text found among the newest dossiers: the same newest matches as the index gives
+    const newest = await member.get(`/api/contentdossier/search?environment=${envId}&search=case&limit=2`);
+    expect(newest.json().map((h: { id: number }) => h.id)).toEqual(
+      memberHits
+        .json()
+        .map((h: { id: number }) => h.id)
+        .slice(0, 2),
+    );
     const none = await noShow.get(`/api/contentdossier/search?environment=${envId}&search=case`);
     expect(none.json()).toEqual([]);
     const wild = await admin.get(`/api/contentdossier/search?environment=${envId}&search=%25`);
@@ -573,5 +581,19 @@ describe('GET /api/contentdossier/search', () => {
     expect(
       (await outsider.get(`/api/contentdossier/search?environment=${envId}&search=case`)).statusCode,
     ).toBe(404);
+  });
+
+  it('is refused without the quick_search credential', async () => {
+    const withoutCredential = await t.signIn();
+    await addMember(t.db, envId, {
+      user: withoutCredential.user,
+      roleIds: [readerRoleId],
+      credentials: ['export'],
+    });
+    const refused = await withoutCredential.client.get(
+      `/api/contentdossier/search?environment=${envId}&search=case`,
+    );
+    expect(refused.statusCode, refused.body).toBe(403);
+    expect(refused.json()).toEqual({ message: '403_general_message' });
   });
 });

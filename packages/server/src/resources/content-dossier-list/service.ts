@@ -17,30 +17,35 @@ import {
   type ValueSource,
   valueRefsOf,
 } from '@dossierbase/core';
-import { sql } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database';
-import type { UserRow } from '../../db/schema';
+import type { Database, UserRow } from '../../db/schema';
 import { badRequest } from '../../http-errors';
 import { type LinkRow, type VisibleItem, visibleItems, visibleListOptions } from '../../policy/display-item';
 import { authorize, canShowDossiers } from '../../policy/dossier';
 import { entitiesShownToRoles, entityPermissions, openEntityScope } from '../../policy/entity';
-import { type EnvironmentAccess, isEnvironmentAdmin, openEnvironment } from '../../policy/environment';
+import {
+  canQuickSearch,
+  type EnvironmentAccess,
+  isEnvironmentAdmin,
+  openEnvironment,
+} from '../../policy/environment';
 import { readerSummaryKeys } from '../../policy/summary';
+import { runAggregations } from '../../query/compile/aggregate';
 import { type Column, columnOf } from '../../query/compile/columns';
-import { countedAggregations } from '../../query/dossier-counts';
-import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
-import { cachedResult, queryKey } from '../../query/list-cache';
-import { type ListTotal, listTotal } from '../../query/list-count';
 import {
   countQuery,
-  type ListParams,
+  orderedIdsQuery,
   type PageLinkedDossier,
   type PageLinks,
   type PageRow,
   pageWithRelations,
-  parseListParams,
-  runAggregations,
-} from '../../query/list-query';
+} from '../../query/compile/page';
+import { countedAggregations } from '../../query/dossier-counts';
+import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
+import { cachedResult, queryKey } from '../../query/list-cache';
+import { type ListTotal, listTotal } from '../../query/list-count';
+import { type ListParams, likeContains, parseListParams } from '../../query/list-query';
 import { noteSortIndexUse } from '../../query/sort-indexes';
 import { summaryContainsSql, summarySql } from '../../query/visible-summary';
 import { presentItems } from '../content-dossier/present';
@@ -115,12 +120,11 @@ async function embeddedScope(
   return { parentId, link };
 }
 
-export async function listDossiers(
-  db: Db,
-  user: UserRow,
-  query: Query,
-  options: ListOptions = {},
-): Promise<DossierListBody> {
+/**
+ * The list call's parameters checked for this user: the entity opened for show, the visible items,
+ * and the filters, sort and saved query compiled (400 naming each parameter that is wrong).
+ */
+async function openList(db: Db, user: UserRow, query: Query, options: ListOptions) {
   const defDossierId = positiveId(query.defDossier);
   if (!defDossierId) throw badRequest({ defDossier: 'This is a required field' });
   const environmentRaw = query.environment;
@@ -170,7 +174,16 @@ export async function listDossiers(
     if (params.document.combinators.length === 0)
       params.document.combinators.push({ combine: 'AND', fields: [], links: [], combinators: [] });
   }
+  return { access, params, visible };
+}
 
+export async function listDossiers(
+  db: Db,
+  user: UserRow,
+  query: Query,
+  options: ListOptions = {},
+): Promise<DossierListBody> {
+  const { access, params, visible } = await openList(db, user, query, options);
   const listItems = visible.filter((v) => v.item.view === 'list');
   const [{ rows, dataVersion }, items] = await Promise.all([
     pageWithRelations(db, params, pageLinks(listItems)),
@@ -196,6 +209,16 @@ export async function listDossiers(
       ? { ...makePager(params.page, params.limit, count.items), estimated: true }
       : makePager(params.page, params.limit, count.items),
   };
+}
+
+/**
+ * Every id of the list's filtered set in its order (no page), for an export of the whole list: one
+ * statement, where paging through it would read the skipped rows again for every page.
+ */
+export async function listDossierIds(db: Db, user: UserRow, query: Query): Promise<number[]> {
+  const { params } = await openList(db, user, query, {});
+  const rows = await orderedIdsQuery(db, params).execute();
+  return rows.map((row) => Number(row.id));
 }
 
 /**
@@ -314,6 +337,40 @@ function linkedThrough(link: LinkRow, linked: PageLinkedDossier[]): LinkedDossie
   return result;
 }
 
+/**
+ * A short text (up to 4 letters) is in many summaries: fetching every match the trigram index finds
+ * (about 1,500 rows, each on a page of its own, for three letters on a million dossiers) took 10 to 70
+ * ms. The newest matches are found sooner among the newest dossiers, read in id order: when the newest
+ * 20,000 hold `limit` matches, those are the answer (3-10 ms); otherwise the index search runs.
+ */
+const SHORT_SEARCH = 4;
+const NEWEST_SCANNED = 20_000;
+
+async function amongNewest(
+  db: Db,
+  environmentId: number,
+  entities: readonly number[] | SelectQueryBuilder<Database, 'def_dossier', { id: number }>,
+  text: string,
+  limit: number,
+): Promise<QuickSearchRow[] | null> {
+  const newest = db
+    .selectFrom('content_dossier')
+    .select(['id', 'summary', 'def_dossier_id', 'created_at'])
+    .where('environment_id', '=', environmentId)
+    .where('def_dossier_id', 'in', entities)
+    .where('archived', '=', false)
+    .orderBy('id', 'desc')
+    .limit(NEWEST_SCANNED);
+  const rows = await db
+    .selectFrom(newest.as('n'))
+    .selectAll()
+    .where(sql<boolean>`n.summary ilike ${likeContains(text)}`)
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.length === limit ? rows : null;
+}
+
 interface QuickSearchRow {
   id: number;
   summary: string;
@@ -330,6 +387,7 @@ export async function quickSearch(
   limit: number,
 ): Promise<QuickSearchHit[]> {
   const access = await openEnvironment(db, user, environmentId);
+  authorize(canQuickSearch(access));
   const text = search.trim();
   if (text === '') return [];
   const summaryKeys = await readerSummaryKeys(db, access);
@@ -365,7 +423,9 @@ export async function quickSearch(
     : [searchIn(entities)];
   const rows: QuickSearchRow[] =
     searches.length === 1
-      ? await searches[0].execute()
+      ? ((keyed.length === 0 && text.length <= SHORT_SEARCH
+          ? await amongNewest(db, environmentId, entities, text, limit)
+          : null) ?? (await searches[0].execute()))
       : (
           await sql<QuickSearchRow>`select * from (${sql.join(
             searches.map((one, i) => sql`select * from (${one}) as ${sql.id(`s${i}`)}`),

@@ -20,6 +20,13 @@ afterAll(() => t.close());
 async function setup() {
   const s = await dossierSetup(t);
   await s.grant(s.client, ['show', 'create', 'edit']);
+  // the quick search needs its credential
+  await t.db
+    .updateTable('environment_user')
+    .set({ credentials: ['export', 'quick_search'] })
+    .where('environment_id', '=', s.environment.id)
+    .where('user_id', '=', s.memberId)
+    .execute();
   const amount = s.fields.amount;
   const items = {
     listName: await buildDisplayItem(t.db, s.client, {

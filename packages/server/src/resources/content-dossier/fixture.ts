@@ -49,6 +49,20 @@ export const insertDossier = (
   values: Record<string, unknown> = {},
 ) => buildDossier(t.db, entity, summary, values);
 
+/** Links each [parent, child] pair of dossiers through `linkId` (content_link rows, rank 0). */
+export async function linkDossiers(
+  t: TestApp,
+  environmentId: number,
+  linkId: number,
+  pairs: [number, number][],
+) {
+  for (const [parent, child] of pairs)
+    await t.db
+      .insertInto('content_link')
+      .values({ environment_id: environmentId, link_id: linkId, parent_id: parent, child_id: child, rank: 0 })
+      .execute();
+}
+
 /** Client (all field types, links to Project) and Project, in an environment with admin and member. */
 export async function dossierSetup(t: TestApp) {
   const s = await adminSetup(t);

@@ -20,6 +20,7 @@ import { EDIT_VIEWS, itemMap } from './items';
 import { appendLink, childrenThrough, embeddedParent, linkedIds, writeLinks } from './links';
 import { normaliseValues } from './normalise';
 import type { DossierRow } from './read-model';
+import { noticeSubscribers, pushNotices } from './subscription-notices';
 import { computeSummary, hasEmptyText, summaryConfig, withIdWhenEmpty } from './summary';
 
 // The writes of a dossier: create, update, archive and delete, each in one transaction with its log.
@@ -146,7 +147,7 @@ export async function updateDossier(
     await checkDuplicates(db, scope, items, changed, Number(dossier.id));
   }
 
-  await db.transaction().execute(async (trx) => {
+  const notified = await db.transaction().execute(async (trx) => {
     const id = Number(dossier.id);
     await storeUpdate(db, trx, scope, id, values, normalised.links);
     await writeLog(
@@ -156,7 +157,9 @@ export async function updateDossier(
       'change',
       updatedChanges(items, input.values, { values: oldValues, links: oldLinks }, { values, links }),
     );
+    return noticeSubscribers(trx, scope.access, id, 'change');
   });
+  await pushNotices(db, scope.access.environment.id, notified);
 }
 
 /**
@@ -200,6 +203,7 @@ export async function storeUpdate(
 export async function setArchived(db: Db, scope: EntityScope, dossier: DossierRow, archived: boolean) {
   authorize(canArchiveDossier(scope));
   const environmentId = scope.access.environment.id;
+  const notified: number[] = [];
   await db.transaction().execute(async (trx) => {
     const write = async (id: number, entityId: number, was: boolean) => {
       await trx
@@ -211,6 +215,7 @@ export async function setArchived(db: Db, scope: EntityScope, dossier: DossierRo
       await writeLog(trx, scope.access, { id, entityId }, 'archive', [
         { defDisplayItemName: 'archived', oldValue: was, newValue: archived },
       ]);
+      notified.push(...(await noticeSubscribers(trx, scope.access, id, archived ? 'archive' : 'change')));
     };
     await write(Number(dossier.id), dossier.def_dossier_id, dossier.archived);
     if (!archived) return;
@@ -235,6 +240,7 @@ export async function setArchived(db: Db, scope: EntityScope, dossier: DossierRo
     };
     await cascade(Number(dossier.id), dossier.def_dossier_id);
   });
+  await pushNotices(db, environmentId, notified);
 }
 
 async function isArchivable(db: Db, environmentId: number, entityId: number) {
@@ -251,6 +257,7 @@ async function isArchivable(db: Db, environmentId: number, entityId: number) {
 export async function deleteDossier(db: Db, scope: EntityScope, dossier: DossierRow) {
   authorize(canDeleteDossier(scope));
   const environmentId = scope.access.environment.id;
+  const notified: number[] = [];
   await db.transaction().execute(async (trx) => {
     const seen = new Set<number>();
     const remove = async (id: number, entityId: number) => {
@@ -262,6 +269,8 @@ export async function deleteDossier(db: Db, scope: EntityScope, dossier: Dossier
         for (const child of children) await remove(child.id, child.entityId);
       }
       await writeLog(trx, scope.access, { id, entityId }, 'delete', []);
+      // before the deletion takes the dossier's subscriptions with it
+      notified.push(...(await noticeSubscribers(trx, scope.access, id, 'delete')));
       await trx
         .deleteFrom('content_dossier')
         .where('id', '=', id)
@@ -270,6 +279,7 @@ export async function deleteDossier(db: Db, scope: EntityScope, dossier: Dossier
     };
     await remove(Number(dossier.id), dossier.def_dossier_id);
   });
+  await pushNotices(db, environmentId, notified);
 }
 
 /** The list field behind a display item of an edit view the user may see; 400 otherwise. */

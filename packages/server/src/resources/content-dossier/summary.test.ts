@@ -93,13 +93,21 @@ beforeAll(async () => {
   roles.phone = (await buildRole(t.db, env, 'Phone')).id;
   await t.db
     .updateTable('environment_user')
-    .set({ role_ids: [roles.reader] })
+    .set({ role_ids: [roles.reader], credentials: ['export', 'quick_search'] })
     .where('environment_id', '=', env)
     .where('user_id', '=', s.memberId)
     .execute();
   const [secretUser, phoneUser] = await Promise.all([t.signIn(), t.signIn()]);
-  await addMember(t.db, env, { user: secretUser.user, roleIds: [roles.reader, roles.secret] });
-  await addMember(t.db, env, { user: phoneUser.user, roleIds: [roles.reader, roles.phone] });
+  await addMember(t.db, env, {
+    user: secretUser.user,
+    roleIds: [roles.reader, roles.secret],
+    credentials: ['quick_search'],
+  });
+  await addMember(t.db, env, {
+    user: phoneUser.user,
+    roleIds: [roles.reader, roles.phone],
+    credentials: ['quick_search'],
+  });
   withSecret = secretUser.client;
   withPhone = phoneUser.client;
 

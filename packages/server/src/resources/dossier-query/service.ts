@@ -35,7 +35,11 @@ type Row = Selectable<DossierQueryTable>;
 export const QUERY_VIEWS = ['list', 'search', 'advanced-search', 'show/edit'];
 
 /** The fields (visible to this user) and the links of an entity, as the compiler reads them. */
-async function entityScope(db: Db, access: EnvironmentAccess, defDossierId: number): Promise<EntityScope> {
+export async function entityScope(
+  db: Db,
+  access: EnvironmentAccess,
+  defDossierId: number,
+): Promise<EntityScope> {
   const [visible, summaryKeys, links] = await Promise.all([
     visibleItems(db, access, defDossierId, QUERY_VIEWS),
     readerSummaryKeys(db, access),

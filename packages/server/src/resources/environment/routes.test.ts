@@ -356,16 +356,22 @@ describe('GET /api/environment/:id', () => {
       canAdminister: true,
       canSeeReports: false,
       canSwitchActive: false,
+      canQuickSearch: true,
+      canSendPopup: true,
     });
     expect(await abilities(client, reports.id)).toEqual({
       canAdminister: false,
       canSeeReports: true,
       canSwitchActive: false,
+      canQuickSearch: false,
+      canSendPopup: false,
     });
     expect(await abilities(client, withoutModule.id)).toEqual({
       canAdminister: false,
       canSeeReports: false,
       canSwitchActive: false,
+      canQuickSearch: false,
+      canSendPopup: false,
     });
     const listed = (await client.get('/api/environment?limit=100')).json().results;
     expect(listed.find((e: { id: number }) => e.id === reports.id).abilities.canSeeReports).toBe(true);

@@ -4,12 +4,11 @@ import {
   fieldTypeOf,
   getFieldType,
   isFieldTypeName,
-  type PermissionAction,
 } from '@dossierbase/core';
 import type { Db } from '../../db/database';
 import type { LinkRow, VisibleItem } from '../../policy/display-item';
 import { visibleItems } from '../../policy/display-item';
-import { authorize, canShowDossiers, holds } from '../../policy/dossier';
+import { authorize, canExportAs, canShowDossiers, type ExportAction } from '../../policy/dossier';
 import type { EntityScope } from '../../policy/entity';
 import { DETAIL_VIEWS, itemName } from '../content-dossier/items';
 import { isBacklink } from '../content-dossier/links';
@@ -24,7 +23,7 @@ import { type ValueFormatter, valueFormatter } from '../content-dossier/value-te
 export const EXPORT_KINDS = ['csv', 'pdf', 'docx'] as const;
 export type ExportKind = (typeof EXPORT_KINDS)[number];
 
-const PERMISSION: Record<ExportKind, PermissionAction> = {
+const PERMISSION: Record<ExportKind, ExportAction> = {
   csv: 'export_csv',
   pdf: 'export_pdf',
   docx: 'export_word',
@@ -32,7 +31,7 @@ const PERMISSION: Record<ExportKind, PermissionAction> = {
 
 /** 403 unless the user may show the entity's dossiers and export them as `kind`. */
 export function authorizeExport(scope: EntityScope, kind: ExportKind) {
-  authorize(canShowDossiers(scope) && holds(scope, PERMISSION[kind]));
+  authorize(canShowDossiers(scope) && canExportAs(scope, PERMISSION[kind]));
 }
 
 export interface ExportField {

@@ -192,7 +192,17 @@ describe('GET /api/defdossier/:id/permissions', () => {
     expect(response.json()).toEqual({
       def_dossier_id: entity.id,
       actions: ['show', 'edit', 'export'],
-      abilities: { ...NO_ENTITY_ABILITIES, canShow: true, canEdit: true, canExport: true },
+      // export grants every kind of export
+      abilities: {
+        ...NO_ENTITY_ABILITIES,
+        canShow: true,
+        canEdit: true,
+        canExport: true,
+        canExportCsv: true,
+        canExportPdf: true,
+        canExportWord: true,
+        canExportHtml: true,
+      },
     });
 
     expectNotFound(await outsider.get(url), 'outsider');

@@ -8,7 +8,7 @@ import {
   IconSettings,
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router';
+import { Link, useLocation, useNavigate } from 'react-router';
 import type { StoredEnvironment } from '../../features/environments/environment-store';
 import { isBuiltRoute } from '../built-routes';
 import { useLocale } from '../locale-provider';
@@ -43,6 +43,7 @@ interface MainMenuProps {
 export function MainMenu({ environment, admin, onNavigate }: MainMenuProps) {
   const { t } = useTranslation();
   const { pathname, search } = useLocation();
+  const navigate = useNavigate();
   const { locale } = useLocale();
   const entities = buildEntityMenu(environment, locale);
   const here = `${pathname}${search}`;
@@ -56,7 +57,13 @@ export function MainMenu({ environment, admin, onNavigate }: MainMenuProps) {
       label={entity.name}
       leftSection={<IconFolder size={16} />}
       active={pathname === `/defdossier/${entity.id}`}
-      onClick={onNavigate}
+      // An entry with menu queries opens and closes their list (Mantine keeps the link from
+      // following): it still opens the entity's list, as an entry without them does.
+      defaultOpened={pathname === `/defdossier/${entity.id}`}
+      onClick={() => {
+        if (entity.queries.length > 0) navigate(entity.href);
+        onNavigate();
+      }}
       data-testid="menu-entity"
       data-entity-id={entity.id}
       childrenOffset={28}

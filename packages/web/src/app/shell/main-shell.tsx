@@ -1,6 +1,6 @@
 import { ActionIcon, Anchor, AppShell, Burger, Group, Image, Text, Tooltip } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
-import { IconChartBar } from '@tabler/icons-react';
+import { IconChartBar, IconStar } from '@tabler/icons-react';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet } from 'react-router';
@@ -13,13 +13,18 @@ import {
   isEnvironmentAdmin,
   useEnvironment,
 } from '../../features/environments/environment-store';
+import { ComposeHost } from '../../features/messages/compose-modal';
+import { MessageBell } from '../../features/messages/message-bell';
+import { PopupMessages } from '../../features/messages/popup-messages';
 import { isBuiltRoute } from '../built-routes';
 import { truncate } from '../format';
 import { HelpContact } from '../help-contact';
 import { STORAGE_KEYS } from '../local-store';
 import { joinEnvironmentRoom } from '../realtime';
+import { FavouritesPanel } from './favourites-panel';
 import { LanguageSwitch } from './language-switch';
 import { MainMenu } from './main-menu';
+import { QuickSearch } from './quick-search';
 import { MAIN_ID, SkipLink, useFocusOnNavigation } from './skip-link';
 import { SubscriptionNotice } from './subscription-notice';
 import { UserMenu } from './user-menu';
@@ -49,6 +54,7 @@ export function MainShell() {
   const environment = useEnvironment();
   const { config } = useClientConfig();
   const { open, setOpen, small } = useMenuState();
+  const [favouritesOpen, setFavouritesOpen] = useState(false);
   useFocusOnNavigation();
 
   useEffect(() => {
@@ -111,6 +117,8 @@ export function MainShell() {
             </Anchor>
           </Group>
           <Group gap="xs" wrap="nowrap">
+            {environment.abilities?.canQuickSearch && <QuickSearch />}
+            <MessageBell />
             <LanguageSwitch />
             {showReports && (
               <Tooltip label={t('shell.reports')}>
@@ -126,6 +134,18 @@ export function MainShell() {
                 </ActionIcon>
               </Tooltip>
             )}
+            <Tooltip label={t('shell.favourites')}>
+              <ActionIcon
+                variant="subtle"
+                size="lg"
+                aria-label={t('shell.favourites')}
+                aria-expanded={favouritesOpen}
+                onClick={() => setFavouritesOpen(!favouritesOpen)}
+                data-testid="shell-favourites"
+              >
+                <IconStar size={20} />
+              </ActionIcon>
+            </Tooltip>
             <UserMenu />
           </Group>
         </Group>
@@ -154,6 +174,9 @@ export function MainShell() {
         </Group>
       </AppShell.Footer>
 
+      <FavouritesPanel opened={favouritesOpen} onClose={() => setFavouritesOpen(false)} />
+      <ComposeHost />
+      <PopupMessages />
       <NewLinkedDossierHost />
       <LinkFilterHost />
       {token?.abilities?.canHoldSubscriptions && <SubscriptionNotice />}

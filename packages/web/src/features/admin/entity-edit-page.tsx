@@ -16,6 +16,12 @@ import { isApiError } from '../../api/client';
 import { notifySuccess } from '../../api/errors';
 import { NotFoundPage } from '../../app/not-found-page';
 import {
+  EntityQuerySettings,
+  type QuerySettings,
+  readQuerySettings,
+  writeQuerySettings,
+} from '../queries/entity-query-settings';
+import {
   createItem,
   patchItem,
   putPermission,
@@ -69,6 +75,7 @@ function entitySchema(cultures: readonly string[]) {
     addressLookup: z.custom<AddressLookup>(),
     hiddenfields: z.array(z.string()),
     permissions: z.custom<PermissionMatrixValue>(),
+    querySettings: z.custom<QuerySettings>(),
   });
 }
 type Values = z.input<ReturnType<typeof entitySchema>>;
@@ -107,6 +114,7 @@ function formValues(
     addressLookup: readAddressLookup(settings),
     hiddenfields: Array.isArray(settings.hiddenfields) ? settings.hiddenfields.map(String) : [],
     permissions: matrixOf(permissions),
+    querySettings: readQuerySettings(settings),
   };
 }
 
@@ -177,6 +185,10 @@ function EntityEdit() {
                   ...writeAddressLookup(values.addressLookup),
                 },
                 hiddenfields: values.hiddenfields.map(Number),
+                query_settings: {
+                  ...((entity?.settings?.query_settings as Record<string, unknown>) ?? {}),
+                  ...writeQuerySettings(values.querySettings),
+                },
               }
             : {}),
         },
@@ -234,6 +246,11 @@ function EntityEdit() {
             {id > 0 && (
               <Tabs.Tab value="address" data-testid="entity-tab-address">
                 {t('admin.tabs.address_lookup')}
+              </Tabs.Tab>
+            )}
+            {id > 0 && (
+              <Tabs.Tab value="queries" data-testid="entity-tab-queries">
+                {t('admin.tabs.queries')}
               </Tabs.Tab>
             )}
             <Tabs.Tab value="permissions" data-testid="entity-tab-permissions">
@@ -354,6 +371,17 @@ function EntityEdit() {
                 name="addressLookup"
                 render={({ field }) => (
                   <AddressLookupPanel entityId={id} value={field.value} onChange={field.onChange} />
+                )}
+              />
+            </Tabs.Panel>
+          )}
+          {id > 0 && (
+            <Tabs.Panel value="queries" pt="md">
+              <Controller
+                control={form.control}
+                name="querySettings"
+                render={({ field }) => (
+                  <EntityQuerySettings entityId={id} value={field.value} onChange={field.onChange} />
                 )}
               />
             </Tabs.Panel>

@@ -1,12 +1,13 @@
 import type { DossierDetail } from '@dossierbase/core';
 import { ActionIcon, Anchor, Breadcrumbs, Group, Text, Title, Tooltip } from '@mantine/core';
-import { IconBell, IconBellOff, IconStar, IconStarFilled } from '@tabler/icons-react';
+import { IconBell, IconBellOff, IconMail, IconStar, IconStarFilled } from '@tabler/icons-react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { notifyError, notifySuccess } from '../../api/errors';
 import { formatDate } from '../../app/format';
+import { openCompose } from '../messages/compose-request';
 import { dossierKeys, setFavourite, setSubscription } from './dossier-api';
 
 // Breadcrumb (Home, type name, summary), title (summary, else the id), favourite, subscribe and the
@@ -79,6 +80,17 @@ export function DetailHeader({
         </div>
         <Group gap="xs" justify="flex-end">
           {actions}
+          <Tooltip label={t('messages.about_dossier')}>
+            <ActionIcon
+              variant="subtle"
+              size="lg"
+              aria-label={t('messages.about_dossier')}
+              onClick={() => void openCompose({ dossier: { id: dossier.id, summary: title } })}
+              data-testid="dossier-message"
+            >
+              <IconMail size={20} />
+            </ActionIcon>
+          </Tooltip>
           <Tooltip label={t(detail.favorite ? 'dossier.favourite_remove' : 'dossier.favourite_add')}>
             <ActionIcon
               variant="subtle"

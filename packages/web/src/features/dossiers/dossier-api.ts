@@ -1,4 +1,10 @@
-import type { DossierDetail, DossierListBody, EntityPermissionsAnswer } from '@dossierbase/core';
+import type {
+  DossierDetail,
+  DossierListBody,
+  EntityPermissionsAnswer,
+  FavouritePage,
+  QuickSearchHit,
+} from '@dossierbase/core';
 import { api, apiRequest } from '../../api/client';
 
 // The contentdossier calls the detail, create and quick screens make (spec doc 2 section 7).
@@ -9,6 +15,11 @@ export const dossierKeys = {
   abilities: (defDossier: number) => ['dossier', 'abilities', defDossier] as const,
   tabs: (defDossier: number, dossier: number) => ['dossier', 'tabs', defDossier, dossier] as const,
   layout: (defDossier: number) => ['dossier', 'layout', defDossier] as const,
+  /** the favourites side panel's pages: under `all`, so a change of a dossier reads them again */
+  favourites: (params: { environment: number; page: number; search: string }) =>
+    ['dossier', 'favourites', params] as const,
+  quickSearch: (environment: number, search: string) =>
+    ['dossier', 'quick-search', environment, search] as const,
 };
 
 /** Values keyed by display item id, as the create and update calls take them. */
@@ -38,6 +49,18 @@ export const setFavourite = (id: number, on: boolean) =>
   on
     ? api.post<unknown>(`/contentdossier/${id}/favorite`)
     : api.delete<unknown>(`/contentdossier/${id}/favorite`);
+
+/** A page of the user's favourites in the environment, of the dossiers they may still see. */
+export const fetchFavourites = (
+  query: { environment: number; page: number; limit: number; search: string },
+  signal?: AbortSignal,
+) => api.get<FavouritePage>('/contentdossier/favorites', query, signal);
+
+/** Quick search over the summaries of every entity the user may show (the quick_search credential). */
+export const quickSearch = (
+  query: { environment: number; search: string; limit: number },
+  signal?: AbortSignal,
+) => api.get<QuickSearchHit[]>('/contentdossier/search', query, signal);
 
 /** Switches the subscription; the answer's result is the state the server keeps. */
 export const setSubscription = (id: number, on: boolean) =>

@@ -1,4 +1,4 @@
-import type { EnvironmentMember } from '@dossierbase/core';
+import { type EnvironmentMember, personName } from '@dossierbase/core';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { api } from '../../api/client';
@@ -12,17 +12,6 @@ import { useEnvironment } from '../environments/environment-store';
 const NAMES_LIMIT = 500;
 const SEARCH_LIMIT = 25;
 const IDS_LIMIT = 200; // the user list call's most ids at once
-
-/** The one way a person is named: first name, preposition and last name, or the username without them. */
-export function personName(person: {
-  username: string;
-  first_name?: string | null;
-  preposition?: string | null;
-  last_name?: string | null;
-}): string {
-  const full = [person.first_name, person.preposition, person.last_name].filter(Boolean).join(' ');
-  return full || person.username;
-}
 
 export const memberName = (member: Pick<EnvironmentMember, 'username' | 'profile'>) =>
   personName({ username: member.username, ...member.profile });

@@ -1,10 +1,11 @@
-import { Anchor, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
-import { IconArrowLeft } from '@tabler/icons-react';
+import { Anchor, Button, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
+import { IconArrowLeft, IconMail } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { errorMessage } from '../../api/errors';
 import { memberName } from '../dossiers/use-environment-users';
 import { useEnvironment } from '../environments/environment-store';
+import { openCompose } from '../messages/compose-request';
 import { useColleague } from './people-api';
 import { PresenceBadge } from './presence-badge';
 import { UserAvatar } from './user-avatar';
@@ -49,6 +50,16 @@ export function ColleagueProfile({ userId }: { userId: number }) {
             </Text>
             <Group gap="xs">
               <PresenceBadge presence={member.presence} />
+            </Group>
+            <Group>
+              <Button
+                variant="light"
+                leftSection={<IconMail size={16} />}
+                onClick={() => void openCompose({ to: [{ id: member.id, name }] })}
+                data-testid="colleague-message"
+              >
+                {t('messages.send_to_colleague')}
+              </Button>
             </Group>
           </Stack>
         </Group>

@@ -1,6 +1,5 @@
-import { CHANGEABLE_GLOBAL_ROLES, ENVIRONMENT_CREDENTIALS, type Member } from '@dossierbase/core';
+import { CHANGEABLE_GLOBAL_ROLES, ENVIRONMENT_CREDENTIALS, type Member, personName } from '@dossierbase/core';
 import type { TFunction } from 'i18next';
-import { personName } from '../../dossiers/use-environment-users';
 
 /** First and last name, or the username when the member has none (personName's rule). */
 export const memberName = (member: Pick<Member, 'first_name' | 'last_name' | 'username'>) =>

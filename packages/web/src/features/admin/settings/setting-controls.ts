@@ -9,7 +9,7 @@ import { getFieldType, isFieldTypeName, parseFieldSettings } from '@dossierbase/
 export type SettingTarget = 'entity' | 'child';
 
 /** Settings that point at something the product does not have yet; they are not shown until it has. */
-export type AwaitedResource = 'queries' | 'blocks' | 'reports' | 'events' | 'templates';
+export type AwaitedResource = 'blocks' | 'reports' | 'events' | 'templates';
 
 export type SettingControl =
   | { kind: 'switch' }
@@ -26,6 +26,8 @@ export type SettingControl =
   | { kind: 'custom-view'; of: SettingTarget }
   | { kind: 'link'; of: SettingTarget }
   | { kind: 'sort'; of: SettingTarget }
+  /** A saved query of the target entity, stored by id or by uuid. */
+  | { kind: 'query'; of: SettingTarget; by: 'id' | 'uuid' }
   | { kind: 'awaiting'; resource: AwaitedResource }
   /** Found no control: the schema holds something the editor cannot show (the test fails on it). */
   | { kind: 'unknown' };
@@ -42,9 +44,9 @@ const BY_KEY: Record<string, SettingControl> = {
   sort: { kind: 'sort', of: 'child' },
   popup_view: { kind: 'view', of: 'entity' },
   popup_custom_view: { kind: 'custom-view', of: 'entity' },
-  default_val_dos_query: { kind: 'awaiting', resource: 'queries' },
-  limit_output_to_mis_item: { kind: 'awaiting', resource: 'queries' },
-  condition_query: { kind: 'awaiting', resource: 'queries' },
+  default_val_dos_query: { kind: 'query', of: 'child', by: 'id' },
+  limit_output_to_mis_item: { kind: 'query', of: 'child', by: 'uuid' },
+  condition_query: { kind: 'query', of: 'entity', by: 'id' },
   block: { kind: 'awaiting', resource: 'blocks' },
   report: { kind: 'awaiting', resource: 'reports' },
   event_id: { kind: 'awaiting', resource: 'events' },

@@ -1,5 +1,6 @@
 import { MultiSelect, NumberInput, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { QueryPicker } from '../../queries/query-picker';
 import { settingLabel, settingOptionLabel } from '../labels';
 import { DeadlineRemindersInput } from './deadline-reminders-input';
 import { LinkSortInput } from './link-sort-input';
@@ -85,6 +86,7 @@ function shown(control: SettingControl, context: SettingsContext): boolean {
     case 'link':
     case 'sort':
     case 'custom-view':
+    case 'query':
       return !!(control.of === 'child' ? context.child : context.entity);
     default:
       return true;
@@ -203,6 +205,17 @@ function SettingInput({
     case 'custom-view':
       return (
         <ViewPicker {...common} entity={target(control.of)} customOnly value={value} onChange={onChange} />
+      );
+    case 'query':
+      return (
+        <QueryPicker
+          {...common}
+          entity={target(control.of)}
+          by={control.by}
+          value={value}
+          // a cleared id setting is null; a cleared uuid setting is the schema's empty text
+          onChange={(next) => onChange(next ?? (control.by === 'uuid' ? '' : null))}
+        />
       );
     case 'sort':
       return (

@@ -39,16 +39,8 @@ function missing(keys: readonly string[]): string[] {
 /** String settings that are free text by nature; any other string setting needs a picker. */
 const FREE_TEXT = ['regex', 'prefix', 'formula'];
 
-/** Settings that point at what the product lacks yet (saved queries, blocks, reports, events, templates). */
-const AWAITING = [
-  'block',
-  'condition_query',
-  'default_val_dos_query',
-  'event_id',
-  'kedocx',
-  'limit_output_to_mis_item',
-  'report',
-];
+/** Settings that point at what the product lacks yet (blocks, reports, events, templates). */
+const AWAITING = ['block', 'event_id', 'kedocx', 'report'];
 
 const every = FIELD_TYPE_NAMES.flatMap((type) => settingsShape(type).map((shape) => ({ type, ...shape })));
 
@@ -112,6 +104,10 @@ describe('admin labels and setting controls', () => {
     expect(date).toMatchObject({ restrict_days: 'weekdays', deadline: 'deadlines', restriction: 'choice' });
     const link = Object.fromEntries(settingsShape('link').map((s) => [s.key, s.control]));
     expect(link.sort).toEqual({ kind: 'sort', of: 'child' });
+    // saved queries of the link's child entity: by id, and by uuid for the picker's restriction
+    expect(link.default_val_dos_query).toEqual({ kind: 'query', of: 'child', by: 'id' });
+    expect(link.limit_output_to_mis_item).toEqual({ kind: 'query', of: 'child', by: 'uuid' });
+    expect(DISPLAY_ITEM_SETTINGS.condition_query).toEqual({ kind: 'query', of: 'entity', by: 'id' });
     expect(link.views).toMatchObject({ kind: 'choices', group: 'views' });
     expect(settingControl('anything', undefined)).toEqual({ kind: 'unknown' });
     expect(settingsShape('amount').find((s) => s.key === 'decimals')?.control).toEqual({

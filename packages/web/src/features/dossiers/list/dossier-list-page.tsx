@@ -2,6 +2,7 @@ import { type Aggregation, NO_ENTITY_ABILITIES, PAGE_SIZES } from '@dossierbase/
 import {
   ActionIcon,
   Alert,
+  Badge,
   Button,
   Center,
   Group,
@@ -12,7 +13,7 @@ import {
   Title,
   Tooltip,
 } from '@mantine/core';
-import { IconFilter, IconPlus } from '@tabler/icons-react';
+import { IconFilter, IconPlus, IconX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -25,6 +26,7 @@ import { focusMain } from '../../../app/shell/skip-link';
 import { pickCulture } from '../../../fields/helpers';
 import { useTokenData } from '../../auth/session';
 import { isEnvironmentAdmin, useEnvironment } from '../../environments/environment-store';
+import { queryName, useDossierQuery } from '../../queries/queries-api';
 import { ExportButton } from '../export/export-dialog';
 import { storedUserIds } from '../known-users';
 import { QuickEditModal, QuickShowModal } from '../quick-modals';
@@ -44,6 +46,11 @@ import { cycleSort, type ListState, listQueryString, readListState, writeListSta
 import { MergeModal } from './merge-modal';
 import { readPageSize, savePageSize } from './page-size';
 import { type SearchFilters, SearchPanel } from './search-panel';
+
+/** The list call's query string with the saved query it applies, if any. */
+function withSavedQuery(query: string, savedQueryId: number): string {
+  return savedQueryId ? `${query}&dossierQuery=${savedQueryId}` : query;
+}
 
 /** /defdossier/{id}: the dossiers of one entity (spec doc 2 section 2, "Dossier list"). */
 export function DossierListPage() {
@@ -73,7 +80,13 @@ function DossierList({ entityId }: { entityId: number }) {
   const title = entity ? pickCulture(entity.translations, locale ?? 'nl_NL')?.name_plural : undefined;
   const abilities = useEntityAbilities(entityId).data ?? NO_ENTITY_ABILITIES;
   const search = useSearchItems(entityId);
-  const query = listQueryString(entityId, state, pageSize, search.items, token?.user_id);
+  // a saved query (the menu's ?dossierQuery=), ANDed by the server with the list's own filters
+  const savedQueryId = Number(address.get('dossierQuery')) || 0;
+  const savedQuery = useDossierQuery(savedQueryId);
+  const query = withSavedQuery(
+    listQueryString(entityId, state, pageSize, search.items, token?.user_id),
+    savedQueryId,
+  );
   const list = useDossierList(entityId, query);
   const data = list.data;
   const ids = useMemo(() => data?.results.dossiers.map((d) => d.id) ?? [], [data]);
@@ -104,6 +117,11 @@ function DossierList({ entityId }: { entityId: number }) {
   function update(patch: Partial<ListState>, replace = false) {
     setAddress(writeListState({ ...state, ...patch }, address), { replace });
   }
+  const clearSavedQuery = () => {
+    const next = new URLSearchParams(address);
+    next.delete('dossierQuery');
+    setAddress(writeListState({ ...state, page: 1 }, next));
+  };
   const applyFilters = (filters: SearchFilters) => update({ ...filters, page: 1 });
   const changePageSize = (value: string | null) => {
     const size = Number(value);
@@ -184,6 +202,31 @@ function DossierList({ entityId }: { entityId: number }) {
           ) : null}
         </Group>
       </Group>
+
+      {savedQueryId ? (
+        <Group gap="xs" data-testid="dossier-list-query" data-query-id={savedQueryId}>
+          <Badge
+            size="lg"
+            variant="light"
+            tt="none"
+            leftSection={<IconFilter size={14} />}
+            data-testid="dossier-list-query-name"
+          >
+            {t('dossier_list.query_active', {
+              name: savedQuery.data ? queryName(savedQuery.data, locale) : `#${savedQueryId}`,
+            })}
+          </Badge>
+          <Button
+            size="compact-sm"
+            variant="subtle"
+            leftSection={<IconX size={14} />}
+            onClick={clearSavedQuery}
+            data-testid="dossier-list-query-clear"
+          >
+            {t('dossier_list.query_clear')}
+          </Button>
+        </Group>
+      ) : null}
 
       {filtersOpen ? (
         search.isLoading ? (

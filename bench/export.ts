@@ -1,0 +1,109 @@
+// Exports on the records benchmark's data (issue 18): a whole filtered list to CSV through the export
+// call (rows per second, the server's peak resident memory), beside a raw COPY of the same rows to
+// /dev/null through psql; and the PDF and Word of one dossier. Usage (after generate.ts):
+//   npx tsx bench/export.ts
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { loadConfig } from '../packages/server/src/config';
+import { migrate, openDatabase } from '../packages/server/src/db/database';
+import { BENCH_SCHEMA, BENCH_URL, benchCase } from './generate';
+import {
+  createEnvironmentAdmin,
+  listFilterA,
+  ms,
+  serverMemory,
+  signIn,
+  startServer,
+  stopServer,
+  timed,
+} from './harness';
+
+const run = promisify(execFile);
+
+async function main() {
+  const config = {
+    ...loadConfig({}),
+    databaseUrl: BENCH_URL,
+    databaseSchema: BENCH_SCHEMA,
+    dataDir: 'memory://',
+    logLevel: 'silent',
+    webDist: null,
+  } as ReturnType<typeof loadConfig>;
+  const db = await openDatabase(config);
+  await migrate(db);
+  const bench = await benchCase(db);
+  const username = `bench_export_${Date.now()}`;
+  const password = 'bench password of some length';
+  await createEnvironmentAdmin(db, bench.environmentId, username, password);
+  const server = await startServer({
+    DATABASE_URL: BENCH_URL,
+    DATABASE_SCHEMA: BENCH_SCHEMA,
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+  });
+  const lines: [string, string, string][] = [];
+  try {
+    const headers = await signIn(server.address, username, password);
+    // list (a)'s filters (a status, a price range), without its page
+    const { limit: _limit, page: _page, ...filter } = listFilterA(bench);
+    const url = `${server.address}/api/contentdossier/export/csv?${new URLSearchParams(filter)}`;
+    const started = performance.now();
+    const response = await fetch(url, { headers });
+    if (response.status !== 200) throw new Error(`${response.status} ${await response.text()}`);
+    let bytes = 0;
+    let rows = -1; // the header line
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      bytes += chunk.length;
+      for (const byte of chunk) if (byte === 10) rows += 1;
+    }
+    const seconds = (performance.now() - started) / 1000;
+    const peak = serverMemory(server.child).peak;
+    lines.push([
+      `CSV of a whole list (${rows.toLocaleString('en')} rows, ${(bytes / 1e6).toFixed(1)} MB)`,
+      `${Math.round(rows / seconds).toLocaleString('en')} rows/s (${seconds.toFixed(2)} s)`,
+      'target >= 50,000 rows/s',
+    ]);
+    lines.push(['  server resident memory, peak', `${(peak / 1e6).toFixed(0)} MB`, 'target < 250 MB']);
+
+    // the same rows as raw COPY through psql (the limit)
+    const status = bench.statusOption;
+    const copy = `\\copy (select id, summary, "values"::text, created_by, created_at, modified_by, modified_at from "${BENCH_SCHEMA}".content_dossier where environment_id = ${bench.environmentId} and def_dossier_id = ${bench.entityId} and not archived and "values" -> '6' = '${status}'::jsonb and ("values" ->> '3')::numeric between 1000 and 5000 order by "values" ->> '5' desc, id desc) to '/dev/null' with csv`;
+    const copyStarted = performance.now();
+    await run('psql', [BENCH_URL, '-c', copy]);
+    const copySeconds = (performance.now() - copyStarted) / 1000;
+    lines.push(['  raw COPY of the same rows (psql, to /dev/null)', `${copySeconds.toFixed(2)} s`, '']);
+
+    const one = await db
+      .selectFrom('content_dossier')
+      .select('id')
+      .where('def_dossier_id', '=', bench.entityId)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    for (const kind of ['pdf', 'docx'] as const) {
+      const get = async () => {
+        const r = await fetch(`${server.address}/api/contentdossier/${one.id}/export/${kind}`, { headers });
+        if (r.status !== 200) throw new Error(`${kind}: ${r.status} ${await r.text()}`);
+        await r.arrayBuffer();
+      };
+      for (let i = 0; i < 3; i++) await get();
+      const times = await timed(20, get);
+      lines.push([
+        `${kind.toUpperCase()} of one dossier (10 fields): p50 / p95`,
+        `${ms(times.p50)} / ${ms(times.p95)}`,
+        kind === 'pdf' ? 'target < 300 ms (30 fields)' : '',
+      ]);
+    }
+  } finally {
+    await stopServer(server);
+    await db.destroy();
+  }
+  console.log('\nExport benchmark (1,000,000 dossiers, HTTP over loopback)');
+  for (const [label, figure, target] of lines)
+    console.log(`${label.padEnd(64)}${figure.padEnd(30)}${target}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

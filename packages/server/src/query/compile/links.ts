@@ -1,0 +1,20 @@
+import { type RawBuilder, sql } from 'kysely';
+import { checkedId } from '../field-expression';
+
+/**
+ * SQL of the ids of the dossiers linked to dossier `dossierId`: the children of the rows of link
+ * `forward` whose parent it is, and the parents of the rows of link `backward` (null: none) whose
+ * child it is. The environment is a value, so PostgreSQL prunes content_link to its partition.
+ */
+export function linkedToDossier(
+  environmentId: number,
+  dossierId: number,
+  forward: number,
+  backward: number | null,
+): RawBuilder<unknown> {
+  const children = sql`select cl.child_id from content_link cl
+    where cl.environment_id = ${environmentId} and cl.link_id = ${sql.raw(checkedId(forward))} and cl.parent_id = ${dossierId}`;
+  if (backward === null) return children;
+  return sql`${children} union select cl.parent_id from content_link cl
+    where cl.environment_id = ${environmentId} and cl.link_id = ${sql.raw(checkedId(backward))} and cl.child_id = ${dossierId}`;
+}

@@ -1,0 +1,143 @@
+import type { Selectable, SelectQueryBuilder } from 'kysely';
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../../db/database';
+import type { Database } from '../../db/schema';
+import { dataVersionSql } from '../list-cache';
+import type { ListParams } from '../list-query';
+import { summaryOfAnyEntitySql, summarySql } from '../visible-summary';
+import { linkedToDossier } from './links';
+
+// The filtered set of a list (no order, no paging), one page of it with what the answer carries beside
+// each row, and its count.
+
+export type ListQuery = SelectQueryBuilder<Database, 'content_dossier', object>;
+
+/** The filtered set (no order, no paging): the base of the page, the count and the aggregations. */
+export function filteredQuery(db: Db, params: ListParams): ListQuery {
+  let q = db
+    .selectFrom('content_dossier')
+    .where('content_dossier.environment_id', '=', params.environmentId)
+    .where('content_dossier.def_dossier_id', '=', params.defDossierId);
+  if (params.archived === 'none') q = q.where('content_dossier.archived', '=', false);
+  else if (params.archived === 'only') q = q.where('content_dossier.archived', '=', true);
+  if (params.embedded) {
+    const { parentId, link } = params.embedded;
+    const linked = linkedToDossier(params.environmentId, parentId, link.id, link.back_link_id);
+    q = q.where(sql<boolean>`content_dossier.id in (${linked})`);
+  }
+  if (params.document.combinators.length) q = q.where(params.condition);
+  return q;
+}
+
+/** One page of the filtered set, in the requested order (newest first by default). */
+export function pageQuery(db: Db, params: ListParams) {
+  let q = filteredQuery(db, params).selectAll('content_dossier');
+  for (const s of params.sorts) q = q.orderBy(sql`${s.expression} ${sql.raw(s.direction)}`);
+  // id last keeps pages stable, in the direction of the first key (one index scan serves both)
+  const tie = params.sorts[0]?.direction ?? 'desc';
+  q = q.orderBy('content_dossier.id', tie);
+  return q.limit(params.limit).offset(params.page * params.limit);
+}
+
+/** Every id of the filtered set in the page's order (an export of the whole list). */
+export function orderedIdsQuery(db: Db, params: ListParams) {
+  let q = filteredQuery(db, params).select('content_dossier.id');
+  for (const s of params.sorts) q = q.orderBy(sql`${s.expression} ${sql.raw(s.direction)}`);
+  return q.orderBy('content_dossier.id', params.sorts[0]?.direction ?? 'desc');
+}
+
+/** Link ids whose linked dossiers a page carries: forward links and the back links that mirror them. */
+export interface PageLinks {
+  forward: number[];
+  backward: number[];
+}
+
+/** A dossier linked to a page row, as the page statement returns it (`forward`: row is the parent). */
+export interface PageLinkedDossier {
+  link_id: number;
+  forward: boolean;
+  id: number;
+  summary: string;
+  def_dossier_id: number;
+  archived: boolean;
+}
+
+/**
+ * A page row: the dossier columns the list answers, with `summary` already the one the reader may
+ * see and the dates as ISO text (formatted by PostgreSQL, not parsed into Date and printed again).
+ */
+export type PageRow = Pick<
+  Selectable<Database['content_dossier']>,
+  | 'id'
+  | 'def_dossier_id'
+  | 'environment_id'
+  | 'archived'
+  | 'values'
+  | 'created_by'
+  | 'modified_by'
+  | 'summary'
+> & {
+  created_at: string;
+  modified_at: string;
+  created_by_username: string | null;
+  modified_by_username: string | null;
+  linked: PageLinkedDossier[];
+};
+
+const isoUtc = (column: string) =>
+  sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
+
+/**
+ * One page and everything the list call needs beside it, in one statement: the entity's data version
+ * (the key of its cached totals), the usernames of creator and last editor and, per row, the dossiers
+ * linked through `links` in rank order. A list request is bound by its statements (each costs a round
+ * trip on both sides), not by this work on 50 rows. The outer order repeats the page's, so the joins
+ * cannot reorder it; an empty page still answers the version.
+ */
+export async function pageWithRelations(
+  db: Db,
+  params: ListParams,
+  links: PageLinks,
+): Promise<{ rows: PageRow[]; dataVersion: string }> {
+  const env = params.environmentId;
+  const parts: RawBuilder<unknown>[] = [];
+  const summary = summaryOfAnyEntitySql('d', params.summaryKeys);
+  if (links.forward.length)
+    parts.push(sql`select cl.link_id, true as forward, d.id, ${summary} as summary, d.def_dossier_id, d.archived, cl.rank, cl.id as cl_id
+      from content_link cl join content_dossier d on d.id = cl.child_id and d.environment_id = cl.environment_id
+      where cl.environment_id = ${env} and cl.link_id in (${sql.join(links.forward)}) and cl.parent_id = content_dossier.id`);
+  if (links.backward.length)
+    parts.push(sql`select cl.link_id, false, d.id, ${summary}, d.def_dossier_id, d.archived, cl.rank, cl.id
+      from content_link cl join content_dossier d on d.id = cl.parent_id and d.environment_id = cl.environment_id
+      where cl.environment_id = ${env} and cl.link_id in (${sql.join(links.backward)}) and cl.child_id = content_dossier.id`);
+  const linked = parts.length
+    ? sql`(select coalesce(json_agg(json_build_object('link_id', x.link_id, 'forward', x.forward, 'id', x.id,
+          'summary', x.summary, 'def_dossier_id', x.def_dossier_id, 'archived', x.archived) order by x.rank, x.cl_id), '[]')
+        from (${sql.join(parts, sql` union all `)}) x)`
+    : sql`'[]'::json`;
+  const tie = params.sorts[0]?.direction ?? 'desc';
+  const order = [
+    ...params.sorts.map((s) => sql`${s.expression} ${sql.raw(s.direction)}`),
+    sql`content_dossier.id ${sql.raw(tie)}`,
+  ];
+  // Only the columns the answer uses: `summaries` (every reader class's summary) stays in the database.
+  const { rows } = await sql<PageRow & { data_version: string }>`select v.data_version, content_dossier.id,
+      content_dossier.def_dossier_id, content_dossier.environment_id, content_dossier.archived,
+      content_dossier.values, content_dossier.created_by, content_dossier.modified_by,
+      ${summarySql('content_dossier', params.summaryKeys.get(params.defDossierId))} as summary,
+      ${isoUtc('content_dossier.created_at')} as created_at, ${isoUtc('content_dossier.modified_at')} as modified_at,
+      cu.username as created_by_username, mu.username as modified_by_username, ${linked} as linked
+    from (select ${dataVersionSql(params.defDossierId)} as data_version) v
+    left join (${pageQuery(db, params)}) as content_dossier on true
+    left join app_user cu on cu.id = content_dossier.created_by
+    left join app_user mu on mu.id = content_dossier.modified_by
+    order by ${sql.join(order)}`.execute(db);
+  return {
+    dataVersion: rows[0]?.data_version ?? '0',
+    rows: rows.filter((row) => row.id !== null),
+  };
+}
+
+export function countQuery(db: Db, params: ListParams) {
+  return filteredQuery(db, params).select(sql<number>`count(*)`.as('count'));
+}
