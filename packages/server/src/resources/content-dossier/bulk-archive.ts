@@ -5,6 +5,7 @@ import { HttpError } from '../../http-errors';
 import { canArchiveDossier, canShowDossiers } from '../../policy/dossier';
 import { type EntityScope, openEntityScope } from '../../policy/entity';
 import { isBacklink } from './links';
+import { noticeSubscribers, pushNotices } from './subscription-notices';
 
 // POST /api/contentdossier/archive and /dearchive with the ids of a selection: the bulk bar's archive
 // of many dossiers in one transaction and a few statements (a set-based form of setArchived in
@@ -52,9 +53,14 @@ export async function archiveMany(
     else allowed.push(row);
   }
   if (allowed.length === 0) return { done: [], failed };
+  const access = (scopes.get(allowed[0].entityId) as EntityScope).access;
 
-  await db.transaction().execute(async (trx) => {
+  const notified = await db.transaction().execute(async (trx) => {
+    const noticed: number[] = [];
     const write = async (batch: Row[]) => {
+      // each written dossier's subscribers hear of it, as setArchived tells them
+      for (const r of batch)
+        noticed.push(...(await noticeSubscribers(trx, access, r.id, archived ? 'archive' : 'change')));
       for (let i = 0; i < batch.length; i += CHUNK) {
         const chunk = batch.slice(i, i + CHUNK);
         await trx
@@ -85,7 +91,7 @@ export async function archiveMany(
     };
     // as one call per dossier would: each selected one is written and logged
     await write(allowed);
-    if (!archived) return;
+    if (!archived) return noticed;
     // the cascade, level by level: children through links whose rule is 'archive', when archivable
     const seen = new Set(allowed.map((r) => r.id));
     const archivable = new Map<number, boolean>();
@@ -137,6 +143,8 @@ export async function archiveMany(
       await write(next.filter((r) => !r.archived));
       frontier = next;
     }
+    return noticed;
   });
+  await pushNotices(db, environmentId, [...new Set(notified)]);
   return { done: allowed.map((r) => r.id), failed };
 }

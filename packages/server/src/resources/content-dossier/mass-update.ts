@@ -20,6 +20,7 @@ import { linkedIds } from './links';
 import { normaliseValues } from './normalise';
 import type { DossierRow } from './read-model';
 import { storeUpdate } from './service';
+import { noticeSubscribers, pushNotices } from './subscription-notices';
 
 // PUT /api/contentdossier/massupdate: the same values written to many dossiers of one entity, all in
 // one transaction or none. The values are checked once as a single edit checks them (each item's
@@ -170,11 +171,13 @@ export async function massUpdate(
     throw new HttpError(400, { errors: { dossier_ids: MASS_UPDATE_MESSAGES.refused }, report });
   }
 
-  await db.transaction().execute(async (trx) => {
+  const notified = await db.transaction().execute(async (trx) => {
     const logRows = [];
+    const noticed: number[] = [];
     for (const plan of plans) {
       await storeUpdate(db, trx, scope, plan.id, plan.values, plan.links);
       if (plan.changes.length === 0) continue;
+      noticed.push(...(await noticeSubscribers(trx, scope.access, plan.id, 'change')));
       logRows.push({
         environment_id: environmentId,
         content_dossier_id: plan.id,
@@ -190,7 +193,9 @@ export async function massUpdate(
         .insertInto('dossier_log')
         .values(logRows.slice(i, i + 500))
         .execute();
+    return noticed;
   });
+  await pushNotices(db, environmentId, [...new Set(notified)]);
   return plans.length;
 }
 

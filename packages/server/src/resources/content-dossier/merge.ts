@@ -16,6 +16,7 @@ import { computeServerValues } from './computed-values';
 import { writeLog } from './dossier-log';
 import { DETAIL_VIEWS, EDIT_VIEWS } from './items';
 import { forwardLinkId, isBacklink } from './links';
+import { noticeSubscribers, pushNotices } from './subscription-notices';
 import { computeSummary, hasEmptyText, summaryConfig, withIdWhenEmpty } from './summary';
 
 // POST /api/contentdossier/merge: two dossiers of one entity become a new one. Each value comes from
@@ -193,7 +194,8 @@ export async function mergeDossiers(
   );
   if (Object.keys(errors).length) throw badRequest(errors);
 
-  return db.transaction().execute(async (trx) => {
+  const { id: mergedId, notified } = await db.transaction().execute(async (trx) => {
+    const notified: number[] = [];
     await computeServerValues(db, trx, scope, values, true);
     const stored = computeSummary(await summaryConfig(db, scope.access, scope.entity.id), values);
     const created = await trx
@@ -239,6 +241,10 @@ export async function mergeDossiers(
     for (const old of [left, right]) {
       const oldId = Number(old.id);
       const entry = { id: oldId, entityId: scope.entity.id };
+      // the old dossiers' subscribers hear of it, as of any change, archive or delete
+      notified.push(
+        ...(await noticeSubscribers(trx, scope.access, oldId, action === 'keep' ? 'change' : action)),
+      );
       if (action === 'delete') {
         await writeLog(trx, scope.access, entry, 'delete', [
           { defDisplayItemName: 'merged', oldValue: null, newValue: id },
@@ -265,6 +271,8 @@ export async function mergeDossiers(
         ]);
       }
     }
-    return id;
+    return { id, notified };
   });
+  await pushNotices(db, environmentId, [...new Set(notified)]);
+  return mergedId;
 }
