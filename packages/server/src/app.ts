@@ -103,6 +103,12 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
     logController: new OneLinePerRequest(),
     trustProxy: config.trustProxy,
     bodyLimit: 8 * 1024 * 1024,
+    // an address that is not valid percent-encoding: 400 without echoing the address (which may hold
+    // anything) or Fastify's error code
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.statusCode && error.statusCode < 500 ? error.statusCode : 400;
+      void reply.code(status as never).send({ message: 'Bad request' } as never);
+    },
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   // Every route declares its answers per status code (schema.response, zod schemas of core/api). In

@@ -44,6 +44,10 @@ interface Tenant {
   block: number;
   role: number;
   dossier: number;
+  /** a second dossier of `entity` (what a merge takes with `dossier`) */
+  otherDossier: number;
+  /** the date field's display item (a series varies it) */
+  dateItem: number;
   projectDossier: number;
   file: number;
   /** sent by the member to the admin */
@@ -393,6 +397,36 @@ const ROUTES: Record<string, Case> = {
     fill: (x) => ({ body: { defDossier: x.entity, values: { [x.item]: 'written' } } }),
   },
   'GET /api/contentdossier/:id': { fill: (x) => ({ params: { id: x.dossier } }) },
+  'POST /api/contentdossier/archive': {
+    fill: (x) => ({ body: { environment: x.environment, ids: [x.otherDossier] } }),
+  },
+  'POST /api/contentdossier/dearchive': {
+    fill: (x) => ({ body: { environment: x.environment, ids: [x.otherDossier] } }),
+  },
+  'POST /api/contentdossier/series': {
+    fill: (x) => ({
+      body: {
+        defDossier: x.entity,
+        values: { [x.item]: 'series' },
+        dateItem: x.dateItem,
+        recurrence: { frequency: 'daily', start: '2026-01-01', end: { type: 'count', count: 1 } },
+      },
+    }),
+  },
+  'POST /api/contentdossier/merge': {
+    fill: (x) => ({
+      body: {
+        environment: x.environment,
+        dossiers: { action: 'keep', ids: [x.dossier, x.otherDossier] },
+        mergeDossier: [{ id: x.item, use: 'right' }],
+      },
+    }),
+  },
+  'PUT /api/contentdossier/massupdate': {
+    fill: (x) => ({
+      body: { defDossier: x.entity, dossier_ids: [x.dossier], update_values: { [x.item]: 'mass' } },
+    }),
+  },
   'PUT /api/contentdossier/:id': {
     fill: (x) => ({ params: { id: x.dossier }, body: { values: { [x.item]: 'overwritten' } } }),
   },
@@ -623,6 +657,11 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     },
   });
   expect(dossier.statusCode, dossier.body).toBe(201);
+  const otherDossier = await admin.client.post('/api/contentdossier', {
+    defDossier: entity.id,
+    values: { [name.item.id]: `${mark} other client value` },
+  });
+  expect(otherDossier.statusCode, otherDossier.body).toBe(201);
   const message = await member.client.post('/api/message', {
     environment: env,
     users: [admin.user.id],
@@ -651,6 +690,8 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     block: block.id,
     role: role.id,
     dossier: dossier.json().id,
+    otherDossier: otherDossier.json().id,
+    dateItem: date.item.id,
     projectDossier: projectDossier.json().id,
     file: file.json().id,
     message: message.json().id,

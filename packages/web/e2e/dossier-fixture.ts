@@ -30,6 +30,8 @@ export interface EveryTypeEntity {
   /** the entity the `Organisation` link points at, with dossiers 'Acme' and 'Globex' */
   linked: Entity;
   linkedDossiers: { acme: number; globex: number };
+  /** the Organisation link (def_dossier_link id) */
+  linkId: number;
   /** the search display item (Name) of the linked entity */
   linkedSearchItemId: number;
   mainPositionId: number;
@@ -193,6 +195,7 @@ export async function buildEveryTypeEntity(db: Db, name = 'Person'): Promise<Eve
     entity,
     linked,
     linkedDossiers: { acme, globex },
+    linkId: link.id,
     linkedSearchItemId: orgSearch.id,
     mainPositionId: main.id,
     tabPositionId: tab.id,

@@ -66,6 +66,10 @@ export const errorAnswerSchema = z.object({
   otp_required: z.boolean().optional(),
   existing: z.array(z.object({ id: z.number(), summary: z.string() })).optional(),
   constraint_type: z.enum(['warning', 'error']).optional(),
+  /** a refused mass update, merge or series: per dossier (or date) why */
+  report: z
+    .array(z.object({ id: z.number(), summary: z.string(), errors: z.record(z.string(), z.string()) }))
+    .optional(),
 });
 export type ErrorAnswer = z.infer<typeof errorAnswerSchema>;
 

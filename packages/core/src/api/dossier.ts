@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { recurrenceSchema } from '../recurrence/index';
 import type { Pager } from './common';
 import type { DisplayItem } from './entity';
 import { dossierIdSchema, idSchema } from './ids';
@@ -139,6 +140,97 @@ export const quickSearchHitSchema = z.object({
 });
 export type QuickSearchHit = z.infer<typeof quickSearchHitSchema>;
 export const quickSearchAnswerSchema = z.array(quickSearchHitSchema);
+
+// ---------- mass update (PUT /api/contentdossier/massupdate)
+
+/** At most this many dossiers in one mass update (or merge series, see below). */
+export const MAX_MASS_UPDATE = 1000;
+
+export const MASS_UPDATE_MESSAGES = {
+  refused: 'No dossier was changed: the values are refused for the dossiers listed',
+  nothing: 'Fill in at least one value',
+} as const;
+
+export const massUpdateSchema = z.object({
+  /** true: replace the values the dossiers hold; false: fill only empty ones (and add to multiple values) */
+  overwrite: z.boolean().default(false),
+  defDossier: idSchema,
+  /** display item id -> value, as the edit form sends it; an empty value changes nothing */
+  update_values: z
+    .record(displayItemKey, z.unknown(), {
+      error: (issue) => (issue.code === 'invalid_key' ? DOSSIER_MESSAGES.unknownItem : undefined),
+    })
+    .default({}),
+  dossier_ids: z.array(dossierIdSchema).min(1).max(MAX_MASS_UPDATE),
+});
+export type MassUpdateInput = z.input<typeof massUpdateSchema>;
+
+/** Per refused dossier: why (field errors keyed by display item id, or `dossier`). */
+export const dossierReportSchema = z.object({
+  id: z.number(),
+  summary: z.string(),
+  errors: z.record(z.string(), z.string()),
+});
+export type DossierReport = z.infer<typeof dossierReportSchema>;
+
+export const massUpdateAnswerSchema = z.object({ updated: z.number() });
+
+// ---------- merge (POST /api/contentdossier/merge)
+
+export const MERGE_ACTIONS = ['keep', 'archive', 'delete'] as const;
+export type MergeAction = (typeof MERGE_ACTIONS)[number];
+export const MERGE_LINK_CHOICES = ['default', 'left', 'right', 'selectedlinks'] as const;
+export type MergeLinkChoice = (typeof MERGE_LINK_CHOICES)[number];
+
+export const MERGE_MESSAGES = {
+  two: 'Choose two different dossiers of one entity',
+  notLinked: 'Choose only dossiers linked to one of the two',
+  sameEntity: 'Both dossiers must be of the same entity',
+} as const;
+
+/**
+ * The spec's body: `dossiers` {action, ids} and `mergeDossier`, a list of field choices and link
+ * choices. A field choice names the side its value is taken from (the first of `ids` is left), so
+ * the server copies the stored value; a link choice names its display item, the choice and, for
+ * selectedlinks, the linked dossiers kept (from either side).
+ */
+export const mergeSchema = z.object({
+  environment: idSchema,
+  dossiers: z.object({
+    action: z.enum(MERGE_ACTIONS),
+    ids: z.tuple([dossierIdSchema, dossierIdSchema]),
+  }),
+  mergeDossier: z
+    .array(
+      z.union([
+        z.object({ id: idSchema, use: z.enum(['left', 'right']) }),
+        z.object({
+          link_id: idSchema,
+          use_from: z.enum(MERGE_LINK_CHOICES),
+          ids: z.array(dossierIdSchema).max(1000).default([]),
+        }),
+      ]),
+    )
+    .max(1000)
+    .default([]),
+});
+export type MergeInput = z.input<typeof mergeSchema>;
+
+// ---------- multiple create (POST /api/contentdossier/series)
+
+/** The create call's body with the date item that varies and the repeating rule of its dates. */
+export const seriesSchema = dossierWriteSchema.extend({
+  dateItem: idSchema,
+  recurrence: recurrenceSchema,
+});
+export type SeriesInput = z.input<typeof seriesSchema>;
+export const seriesAnswerSchema = z.object({ ids: z.array(z.number()) });
+
+/** POST /api/contentdossier/archive and /dearchive of a selection: the ids written, and why the others were not. */
+export const bulkArchiveAnswerSchema = z.object({
+  done: z.array(z.number()),
+  failed: z.array(z.object({ id: z.number(), message: z.string() })),
+});
 
 /** The top bar's quick search (spec doc 2 section 9): 10 hits, 200 ms after the last key, texts cut at 50. */
 export const QUICK_SEARCH_LIMIT = 10;

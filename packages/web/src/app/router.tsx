@@ -120,6 +120,12 @@ export const routes: RouteObject[] = [
                         }),
                       },
                       {
+                        path: '/defdossier/:id/massupdate',
+                        lazy: async () => ({
+                          Component: (await import('../features/dossiers/mass-update-page')).MassUpdatePage,
+                        }),
+                      },
+                      {
                         path: '/defdossier/:id',
                         lazy: async () => ({
                           Component: (await import('../features/dossiers/list/dossier-list-page'))

@@ -7,7 +7,9 @@ import {
   LINK_MESSAGES,
   LOG_MESSAGES,
   LOGIN_MESSAGES,
+  MASS_UPDATE_MESSAGES,
   MEMBER_MESSAGES,
+  MERGE_MESSAGES,
   MESSAGE_MESSAGES,
   PASSWORD_MESSAGES,
   PASSWORD_MIN_LENGTH,
@@ -18,6 +20,7 @@ import {
   RESET_MESSAGES,
   ROLE_MESSAGES,
   SECURITY_MESSAGES,
+  SERIES_MESSAGES,
   SERVICE_MESSAGES,
   SUBSCRIPTION_MESSAGES,
   TWO_FACTOR_REQUIRED,
@@ -106,6 +109,15 @@ const MESSAGE_KEYS: Record<string, string> = {
   [ENVIRONMENT_TEXT_MESSAGES.markup]: 'languages.messages.markup',
   [ENVIRONMENT_MESSAGES.lastLanguage]: 'languages.messages.lastLanguage',
   [ENVIRONMENT_MESSAGES.unknownLanguage]: 'languages.messages.unknownLanguage',
+  ...Object.fromEntries(
+    Object.entries(MASS_UPDATE_MESSAGES).map(([name, text]) => [text, `mass_update.messages.${name}`]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(MERGE_MESSAGES).map(([name, text]) => [text, `merge.messages.${name}`]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(SERIES_MESSAGES).map(([name, text]) => [text, `series.messages.${name}`]),
+  ),
   ...Object.fromEntries(
     Object.entries(MESSAGE_MESSAGES).map(([name, text]) => [text, `messages.errors.${name}`]),
   ),

@@ -10,7 +10,7 @@ import { type EntityScope, entityPermissions } from '../../policy/entity';
 
 /** A backlink row points at its forward link, which was created first (lower id). */
 export const isBacklink = (link: LinkRow) => link.back_link_id !== null && link.back_link_id < link.id;
-const forwardLinkId = (link: LinkRow) => (isBacklink(link) ? (link.back_link_id as number) : link.id);
+export const forwardLinkId = (link: LinkRow) => (isBacklink(link) ? (link.back_link_id as number) : link.id);
 
 export async function linkedIds(
   db: Db,

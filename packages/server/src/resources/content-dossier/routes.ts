@@ -1,5 +1,6 @@
 import {
   allowedAnswerSchema,
+  bulkArchiveAnswerSchema,
   dossierArchivedAnswerSchema,
   dossierIdAnswerSchema,
   dossierIdParamSchema,
@@ -8,7 +9,12 @@ import {
   dossierWriteSchema,
   idParamSchema,
   idSchema,
+  massUpdateAnswerSchema,
+  massUpdateSchema,
+  mergeSchema,
   resultAnswerSchema,
+  seriesAnswerSchema,
+  seriesSchema,
   subscriptionsAnswerSchema,
   tabsAllowedAnswerSchema,
 } from '@dossierbase/core';
@@ -19,10 +25,14 @@ import { answers } from '../../http-errors';
 import { openEntityScope } from '../../policy/entity';
 import { openEnvironment } from '../../policy/environment';
 import { itemsShownFor } from '../dossier-query/service';
+import { archiveMany } from './bulk-archive';
 import { logShown } from './dossier-log';
 import { marks, setMark, subscribedAmong } from './marks';
+import { massUpdate } from './mass-update';
+import { mergeDossiers } from './merge';
 import { presentDetail } from './present';
 import { credentialAllowed, detailItems, dossierContent, openDossier, tabsAllowed } from './read-model';
+import { createSeries } from './series';
 import { changeListValue, createDossier, deleteDossier, setArchived, updateDossier } from './service';
 
 const tags = ['content-dossier'];
@@ -44,6 +54,47 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
       const { user, environmentId } = await currentUserForEntity(request, request.body.defDossier);
       const scope = await openEntityScope(db, user, request.body.defDossier, environmentId);
       const id = await createDossier(db, scope, request.body);
+      return reply.code(201).send({ id });
+    },
+  );
+
+  app.put(
+    '/contentdossier/massupdate',
+    {
+      config: { access: 'signedIn' },
+      schema: { body: massUpdateSchema, tags, response: answers({ 200: massUpdateAnswerSchema }) },
+    },
+    async (request) => {
+      const { user, environmentId } = await currentUserForEntity(request, request.body.defDossier);
+      const scope = await openEntityScope(db, user, request.body.defDossier, environmentId);
+      return { updated: await massUpdate(db, scope, request.body) };
+    },
+  );
+
+  app.post(
+    '/contentdossier/series',
+    {
+      config: { access: 'signedIn' },
+      schema: { body: seriesSchema, tags, response: answers({ 201: seriesAnswerSchema }) },
+    },
+    async (request, reply) => {
+      const { user, environmentId } = await currentUserForEntity(request, request.body.defDossier);
+      const scope = await openEntityScope(db, user, request.body.defDossier, environmentId);
+      const ids = await createSeries(db, scope, request.body);
+      return reply.code(201).send({ ids });
+    },
+  );
+
+  app.post(
+    '/contentdossier/merge',
+    {
+      config: { access: 'signedIn' },
+      schema: { body: mergeSchema, tags, response: answers({ 201: dossierIdAnswerSchema }) },
+    },
+    async (request, reply) => {
+      const user = await currentUserIn(request, request.body.environment);
+      const access = await openEnvironment(db, user, request.body.environment);
+      const id = await mergeDossiers(db, user, access.environment.id, request.body);
       return reply.code(201).send({ id });
     },
   );
@@ -102,6 +153,23 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
     ['archive', true],
     ['dearchive', false],
   ] as const) {
+    // the bulk bar's archive of a selection: one transaction for all of them
+    app.post(
+      `/contentdossier/${path}`,
+      {
+        config: { access: 'signedIn' },
+        schema: {
+          body: z.object({ environment: idSchema, ids: z.array(dossierIdSchema).min(1).max(1000) }),
+          tags,
+          response: answers({ 200: bulkArchiveAnswerSchema }),
+        },
+      },
+      async (request) => {
+        const user = await currentUserIn(request, request.body.environment);
+        const access = await openEnvironment(db, user, request.body.environment);
+        return archiveMany(db, user, access.environment.id, request.body.ids, archived);
+      },
+    );
     // POST, never GET: a link or an image elsewhere must not change a dossier (spec's GET, issue 12).
     app.post(
       `/contentdossier/:id/${path}`,

@@ -1,8 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { DOSSIER_MESSAGES, fieldSettingsOf, valueRefsOf } from '@dossierbase/core';
 import type { Db } from '../../db/database';
+import type { DossierLogChange } from '../../db/schema';
 import { badRequest } from '../../http-errors';
-import { type LinkRow, visibleItems } from '../../policy/display-item';
+import { type LinkRow, type VisibleItem, visibleItems } from '../../policy/display-item';
 import {
   authorize,
   canArchiveDossier,
@@ -47,47 +48,61 @@ export async function createDossier(
   if (Object.keys(normalised.errors).length) throw badRequest(normalised.errors);
   if (!input.ignore_existing) await checkDuplicates(db, scope, items, normalised.values, null);
 
-  return db.transaction().execute(async (trx) => {
-    const values = { ...normalised.values };
-    await computeServerValues(db, trx, scope, values, true);
-    const stored = computeSummary(await summaryConfig(db, scope.access, scope.entity.id), values);
-    const row = await trx
-      .insertInto('content_dossier')
-      .values({
-        environment_id: scope.access.environment.id,
-        def_dossier_id: scope.entity.id,
-        values,
-        summary: stored.summary,
-        summaries: stored.summaries,
-        created_by: scope.access.user.id,
-        modified_by: scope.access.user.id,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const id = Number(row.id);
-    // a dossier without summary values is summarised by its id, known only now
-    if (hasEmptyText(stored)) {
-      const withId = withIdWhenEmpty(stored, id);
-      await trx
-        .updateTable('content_dossier')
-        .set({ summary: withId.summary, summaries: withId.summaries })
-        .where('id', '=', id)
-        .where('environment_id', '=', scope.access.environment.id)
-        .execute();
-    }
-    for (const l of normalised.links) {
-      if (l.item.link) await writeLinks(trx, scope.access.environment.id, id, l.item.link, l.ids);
-    }
-    if (embedded) await appendLink(trx, scope.access.environment.id, embedded.parentId, embedded.link, id);
-    await writeLog(
-      trx,
-      scope.access,
-      { id, entityId: scope.entity.id },
-      'create',
-      createdChanges(items, input.values, { values, links }),
+  return db
+    .transaction()
+    .execute((trx) =>
+      storeCreated(db, trx, scope, { ...normalised.values }, normalised.links, embedded, (values, links) =>
+        createdChanges(items, input.values, { values, links }),
+      ),
     );
-    return id;
-  });
+}
+
+/**
+ * The writes of a new dossier in `trx`: its values (with the server-computed ones), summary, the
+ * links that were sent, the link from an embedded parent, and its create log entry.
+ */
+export async function storeCreated(
+  db: Db,
+  trx: Db,
+  scope: EntityScope,
+  values: Record<string, unknown>,
+  linkWrites: { item: VisibleItem; ids: number[] }[],
+  embedded: Awaited<ReturnType<typeof embeddedParent>>,
+  changes: (values: Record<string, unknown>, links: Map<number, number[]>) => DossierLogChange[],
+): Promise<number> {
+  await computeServerValues(db, trx, scope, values, true);
+  const stored = computeSummary(await summaryConfig(db, scope.access, scope.entity.id), values);
+  const row = await trx
+    .insertInto('content_dossier')
+    .values({
+      environment_id: scope.access.environment.id,
+      def_dossier_id: scope.entity.id,
+      values,
+      summary: stored.summary,
+      summaries: stored.summaries,
+      created_by: scope.access.user.id,
+      modified_by: scope.access.user.id,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const id = Number(row.id);
+  // a dossier without summary values is summarised by its id, known only now
+  if (hasEmptyText(stored)) {
+    const withId = withIdWhenEmpty(stored, id);
+    await trx
+      .updateTable('content_dossier')
+      .set({ summary: withId.summary, summaries: withId.summaries })
+      .where('id', '=', id)
+      .where('environment_id', '=', scope.access.environment.id)
+      .execute();
+  }
+  for (const l of linkWrites) {
+    if (l.item.link) await writeLinks(trx, scope.access.environment.id, id, l.item.link, l.ids);
+  }
+  if (embedded) await appendLink(trx, scope.access.environment.id, embedded.parentId, embedded.link, id);
+  const links = new Map(linkWrites.map((l) => [l.item.item.id, l.ids]));
+  await writeLog(trx, scope.access, { id, entityId: scope.entity.id }, 'create', changes(values, links));
+  return id;
 }
 
 export async function updateDossier(
@@ -133,25 +148,8 @@ export async function updateDossier(
   }
 
   const notified = await db.transaction().execute(async (trx) => {
-    await computeServerValues(db, trx, scope, values, false);
     const id = Number(dossier.id);
-    const config = await summaryConfig(db, scope.access, scope.entity.id);
-    const stored = withIdWhenEmpty(computeSummary(config, values), id);
-    await trx
-      .updateTable('content_dossier')
-      .set({
-        values,
-        summary: stored.summary,
-        summaries: stored.summaries,
-        modified_by: scope.access.user.id,
-        modified_at: new Date(),
-      })
-      .where('id', '=', id)
-      .where('environment_id', '=', scope.access.environment.id)
-      .execute();
-    for (const l of normalised.links) {
-      if (l.item.link) await writeLinks(trx, scope.access.environment.id, id, l.item.link, l.ids);
-    }
+    await storeUpdate(db, trx, scope, id, values, normalised.links);
     await writeLog(
       trx,
       scope.access,
@@ -162,6 +160,38 @@ export async function updateDossier(
     return noticeSubscribers(trx, scope.access, id, 'change');
   });
   await pushNotices(db, scope.access.environment.id, notified);
+}
+
+/**
+ * The writes of an update of one dossier in `trx`: its values (with the server-computed ones, which
+ * are filled into `values`), summary and the links that were sent. The caller writes the log.
+ */
+export async function storeUpdate(
+  db: Db,
+  trx: Db,
+  scope: EntityScope,
+  id: number,
+  values: Record<string, unknown>,
+  links: { item: VisibleItem; ids: number[] }[],
+) {
+  await computeServerValues(db, trx, scope, values, false);
+  const config = await summaryConfig(db, scope.access, scope.entity.id);
+  const stored = withIdWhenEmpty(computeSummary(config, values), id);
+  await trx
+    .updateTable('content_dossier')
+    .set({
+      values,
+      summary: stored.summary,
+      summaries: stored.summaries,
+      modified_by: scope.access.user.id,
+      modified_at: new Date(),
+    })
+    .where('id', '=', id)
+    .where('environment_id', '=', scope.access.environment.id)
+    .execute();
+  for (const l of links) {
+    if (l.item.link) await writeLinks(trx, scope.access.environment.id, id, l.item.link, l.ids);
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import {
   blockPageSchema,
   blockPatchSchema,
   blockSchema,
+  idParamSchema,
   newDossierStatisticsSchema,
   noContentSchema,
   onlineUsersSchema,
@@ -37,12 +38,8 @@ import { activeUsers, newDossierStatistics, onlineUsers } from './statistics';
 
 const tags = ['dashboard'];
 const yes = (v: string | undefined) => v === 'true' || v === '1';
-const environmentParams = z.object({
-  environmentId: z
-    .string()
-    .regex(/^\d{1,10}$/)
-    .transform(Number),
-});
+// an id beyond the database's integers is refused here, as every id parameter is
+const environmentParams = z.object({ environmentId: idParamSchema });
 
 // Dashboard blocks, their data, the grid positions and the environment statistics. Members read the
 // blocks of their roles; admins of the environment write blocks and the default view.

@@ -13,6 +13,7 @@ import { hasChanges } from './form-logic';
 import { knownUsers } from './known-users';
 import { LeaveModal, useLeaveGuard } from './leave-guard';
 import { PageError, PageLoading } from './page-states';
+import { dateItems, RepeatModal } from './repeat-modal';
 import { useEntityNames } from './use-entity-layout';
 import { useFieldSources } from './use-field-sources';
 import { useNewDossierForm } from './use-new-dossier-form';
@@ -38,11 +39,13 @@ export function DossierCreatePage() {
     enabled: defDossier > 0,
   });
   const [continued, setContinued] = useState(false);
+  const [repeating, setRepeating] = useState(false);
   const leave = (to: string) => {
     guard.allowLeaving();
     navigate(to);
   };
   const continueAfterSave = useRef(false);
+  const seriesSaved = useRef(false);
   const { layout, loading, error, sections, items, start, values, setValues, submitter, formProps } =
     useNewDossierForm(defDossier, (id) => {
       if (!continueAfterSave.current) return leave(`/contentdossier/${id}`);
@@ -170,6 +173,16 @@ export function DossierCreatePage() {
         <Button variant="default" onClick={() => navigate(overview)} data-testid="dossier-create-cancel">
           {t('common.cancel')}
         </Button>
+        {dateItems(items).length > 0 ? (
+          <Button
+            variant="light"
+            onClick={() => setRepeating(true)}
+            disabled={!layout.configured}
+            data-testid="dossier-repeat"
+          >
+            {t('series.open')}
+          </Button>
+        ) : null}
         {addContinue ? (
           <Button
             variant="light"
@@ -196,6 +209,20 @@ export function DossierCreatePage() {
         onIgnore={() => void submitter.submit(values, true)}
         onUse={(id) => leave(`/contentdossier/${id}`)}
         saving={submitter.saving}
+      />
+      <RepeatModal
+        opened={repeating}
+        defDossier={defDossier}
+        items={items}
+        conditions={layout.settings.conditions}
+        values={values}
+        onClose={() => {
+          setRepeating(false);
+          if (seriesSaved.current) leave(overview);
+        }}
+        onSaved={() => {
+          seriesSaved.current = true;
+        }}
       />
       <LeaveModal opened={guard.blocked} name={typeName} onStay={guard.stay} onLeave={guard.leave} />
     </Stack>

@@ -8,6 +8,8 @@ import {
   hasChanges,
   initialValues,
   itemsForMode,
+  massUpdateItem,
+  massUpdateValues,
   readSettings,
   requiredErrors,
   toPayload,
@@ -258,5 +260,15 @@ describe('entity settings and known users', () => {
       { id: 1, name: 'admin' },
       { id: 2, name: 'demo' },
     ]);
+  });
+});
+
+describe('mass update form (multi-update mode)', () => {
+  it('no item is obligatory, so nothing is required; only the values filled in are sent', () => {
+    const items = [field(1, 'text', { obligatory: true }), field(2, 'text'), field(3, 'list')].map(
+      massUpdateItem,
+    );
+    expect(requiredErrors(items, [], {})).toEqual({});
+    expect(massUpdateValues(items, { 1: '', 2: 'kept', 3: [] })).toEqual({ 2: 'kept' });
   });
 });

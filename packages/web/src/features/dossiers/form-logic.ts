@@ -190,3 +190,31 @@ export function readSettings(raw: Record<string, unknown> | undefined): EntitySe
     conditions: parseConditions(raw.conditions),
   };
 }
+
+// ---------- the mass update page's form (multi-update mode, spec doc 2 section 5)
+
+/** An item of the form in multi-update mode: never obligatory. */
+export function massUpdateItem(item: DisplayItem): DisplayItem {
+  return {
+    ...item,
+    def_dossier_def_field: item.def_dossier_def_field
+      ? { ...item.def_dossier_def_field, obligatory: false }
+      : item.def_dossier_def_field,
+    def_dossier_link: item.def_dossier_link
+      ? { ...item.def_dossier_link, obligatory: false }
+      : item.def_dossier_link,
+  };
+}
+
+const isEmptyValue = (value: unknown) =>
+  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+
+/** The filled-in values as the call takes them. */
+export function massUpdateValues(items: readonly DisplayItem[], values: DossierValues): DossierValues {
+  const out: DossierValues = {};
+  for (const item of items) {
+    const value = wireValue(item, values[String(item.id)]);
+    if (!isEmptyValue(value)) out[String(item.id)] = value;
+  }
+  return out;
+}

@@ -5,6 +5,8 @@ import {
   IconBell,
   IconBellOff,
   IconChevronDown,
+  IconEdit,
+  IconGitMerge,
   IconStar,
   IconStarOff,
   IconTrash,
@@ -13,6 +15,7 @@ import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { actionErrorMessage, notifyFailure, notifySuccess } from '../../../api/errors';
 import { ModalMenuItem } from '../../../app/modal-menu-item';
+import { useEnvironment } from '../../environments/environment-store';
 import { type BulkAction, runBulk } from './list-api';
 
 export interface BulkRow {
@@ -26,6 +29,12 @@ interface BulkBarProps {
   selected: readonly BulkRow[];
   canDelete: boolean;
   canArchive: boolean;
+  /** massupdate and edit on the entity: More actions offers Mass update */
+  canMassUpdate?: boolean;
+  onMassUpdate?: () => void;
+  /** merge permission: More actions offers Merge with exactly two selected */
+  canMerge?: boolean;
+  onMerge?: () => void;
   /** Export of the selection (beside Delete) */
   exportButton?: ReactNode;
   onDone: (action: BulkAction) => void;
@@ -39,8 +48,19 @@ const CONFIRMED: BulkAction[] = ['delete', 'archive', 'dearchive'];
  * called per dossier, one after another; a failure does not stop the rest, and the dossiers that
  * failed are listed with the reason the server gave.
  */
-export function BulkBar({ selected, canDelete, canArchive, exportButton, onDone }: BulkBarProps) {
+export function BulkBar({
+  selected,
+  canDelete,
+  canArchive,
+  canMassUpdate = false,
+  onMassUpdate,
+  canMerge = false,
+  onMerge,
+  exportButton,
+  onDone,
+}: BulkBarProps) {
   const { t } = useTranslation();
+  const environment = useEnvironment();
   const [confirming, setConfirming] = useState<BulkAction | null>(null);
   const [running, setRunning] = useState<BulkAction | null>(null);
   const [progress, setProgress] = useState(0);
@@ -54,7 +74,7 @@ export function BulkBar({ selected, canDelete, canArchive, exportButton, onDone 
     setFailures([]);
     setProgress(0);
     setRunning(action);
-    const failed = await runBulk(action, ids, setProgress);
+    const failed = await runBulk(action, ids, setProgress, environment?.id);
     setRunning(null);
     if (failed.length > 0) {
       const names = new Map(selected.map((d) => [d.id, d.summary || `#${d.id}`]));
@@ -126,6 +146,24 @@ export function BulkBar({ selected, canDelete, canArchive, exportButton, onDone 
             <Menu.Dropdown>
               {canArchive && anyActive ? item('archive', <IconArchive size={16} />) : null}
               {canArchive && anyArchived ? item('dearchive', <IconArchiveOff size={16} />) : null}
+              {canMerge && onMerge && selected.length === 2 ? (
+                <ModalMenuItem
+                  leftSection={<IconGitMerge size={16} />}
+                  onClick={onMerge}
+                  data-testid="dossier-bulk-merge"
+                >
+                  {t('dossier_list.bulk.merge')}
+                </ModalMenuItem>
+              ) : null}
+              {canMassUpdate && onMassUpdate ? (
+                <ModalMenuItem
+                  leftSection={<IconEdit size={16} />}
+                  onClick={onMassUpdate}
+                  data-testid="dossier-bulk-massupdate"
+                >
+                  {t('dossier_list.bulk.massupdate')}
+                </ModalMenuItem>
+              ) : null}
               {item('subscribe', <IconBell size={16} />)}
               {anySubscribed ? item('unsubscribe', <IconBellOff size={16} />) : null}
               {item('favourite', <IconStar size={16} />)}

@@ -43,6 +43,7 @@ import {
   useTabsAllowed,
 } from './list-api';
 import { cycleSort, type ListState, listQueryString, readListState, writeListState } from './list-params';
+import { MergeModal } from './merge-modal';
 import { readPageSize, savePageSize } from './page-size';
 import { type SearchFilters, SearchPanel } from './search-panel';
 
@@ -72,6 +73,7 @@ function DossierList({ entityId }: { entityId: number }) {
   const [pageSize, setPageSize] = useState(() => readPageSize(entityId));
   const [filtersOpen, setFiltersOpen] = useState(() => Object.keys(state.search).length > 0);
   const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [merging, setMerging] = useState<[number, number] | null>(null);
   const [quick, setQuick] = useState<{ mode: 'show' | 'edit'; id: number } | null>(null);
 
   const entity = environment?.defdossiers?.find((e) => e.id === entityId);
@@ -253,6 +255,12 @@ function DossierList({ entityId }: { entityId: number }) {
           selected={selectedRows}
           canDelete={abilities.canDelete}
           canArchive={abilities.canArchive}
+          canMassUpdate={abilities.canMassUpdate && abilities.canEdit}
+          canMerge={abilities.canMerge}
+          onMerge={() => setMerging([selectedRows[0].id, selectedRows[1].id])}
+          onMassUpdate={() =>
+            navigate(`/defdossier/${entityId}/massupdate?ids=${selectedRows.map((d) => d.id).join(',')}`)
+          }
           exportButton={
             <ExportButton
               entityId={entityId}
@@ -341,6 +349,22 @@ function DossierList({ entityId }: { entityId: number }) {
           </Group>
         </Stack>
       )}
+      {merging && environment ? (
+        <MergeModal
+          opened
+          ids={merging}
+          entityId={entityId}
+          environmentId={environment.id}
+          canArchive={abilities.canArchive}
+          canDelete={abilities.canDelete}
+          onClose={() => setMerging(null)}
+          onMerged={() => {
+            setMerging(null);
+            setSelected(new Set());
+            refresh();
+          }}
+        />
+      ) : null}
       <QuickShowModal dossierId={quick?.mode === 'show' ? quick.id : null} onClose={() => setQuick(null)} />
       <QuickEditModal
         dossierId={quick?.mode === 'edit' ? quick.id : null}

@@ -6,7 +6,7 @@ import {
   valueRefsOf,
 } from '@dossierbase/core';
 import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
-import { api, isApiError } from '../../../api/client';
+import { ApiError, api, isApiError } from '../../../api/client';
 import { itemFieldType } from '../../../fields/helpers';
 
 // The calls of the dossier list screen (spec doc 2 section 7).
@@ -144,6 +144,9 @@ export type BulkAction =
   | 'favourite'
   | 'unfavourite';
 
+/** Dossiers per archive call of a selection (the progress bar moves per call). */
+const ARCHIVE_CHUNK = 250;
+
 /** The call of one bulk action for one dossier. */
 export function bulkCall(action: BulkAction, id: number): Promise<unknown> {
   switch (action) {
@@ -178,9 +181,35 @@ export async function runBulk(
   action: BulkAction,
   ids: readonly number[],
   onProgress?: (done: number) => void,
+  environmentId?: number,
 ): Promise<BulkFailure[]> {
   const failed: BulkFailure[] = [];
   let done = 0;
+  // archive and dearchive take the selection in a few calls, each one transaction on the server
+  if ((action === 'archive' || action === 'dearchive') && environmentId !== undefined) {
+    for (let i = 0; i < ids.length; i += ARCHIVE_CHUNK) {
+      const chunk = ids.slice(i, i + ARCHIVE_CHUNK);
+      try {
+        const answer = await api.post<{ failed: { id: number; message: string }[] }>(
+          `/contentdossier/${action}`,
+          {
+            environment: environmentId,
+            ids: chunk,
+          },
+        );
+        for (const f of answer.failed)
+          failed.push({
+            id: f.id,
+            error: new ApiError(f.message === 'Not found' ? 404 : 403, { message: f.message }),
+          });
+      } catch (error) {
+        for (const id of chunk) failed.push({ id, error });
+      }
+      done += chunk.length;
+      onProgress?.(done);
+    }
+    return failed;
+  }
   for (const id of ids) {
     try {
       await bulkCall(action, id);
