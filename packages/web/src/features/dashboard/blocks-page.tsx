@@ -1,17 +1,5 @@
 import type { Block } from '@dossierbase/core';
-import {
-  Anchor,
-  Badge,
-  Button,
-  Center,
-  Group,
-  Loader,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Anchor, Button, Center, Group, Loader, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconPlus } from '@tabler/icons-react';
 import { useState } from 'react';
@@ -19,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useLocale } from '../../app/locale-provider';
 import { AnswerPager } from '../../app/pager';
+import { roleName, useRoles } from '../admin/admin-api';
 import { AdminOnly } from '../admin/admin-guard';
 import { useEnvironment } from '../environments/environment-store';
 import { blockTitle } from './block-card';
@@ -45,6 +34,7 @@ function BlockList() {
   const [page, setPage] = useState(0);
   const list = useBlockList(environment, debounced, page);
   const byId = new Map((list.data?.results ?? []).map((b) => [b.id, b]));
+  const roles = useRoles();
 
   return (
     <Stack data-testid="blocks-page">
@@ -100,13 +90,16 @@ function BlockList() {
                     : ''}
                 </Table.Td>
                 <Table.Td>
-                  {block.roles.length === 0 ? t('dashboard.blocks.everyone') : block.roles.length}
+                  {block.roles.length === 0
+                    ? t('dashboard.blocks.everyone')
+                    : block.roles
+                        .map((id) => {
+                          const role = roles.data?.find((r) => r.id === id);
+                          return role ? roleName(role, locale) : `#${id}`;
+                        })
+                        .join(', ')}
                 </Table.Td>
-                <Table.Td>
-                  <Badge variant="light" color={block.dashboard ? 'teal.9' : 'gray.8'}>
-                    {block.dashboard ? t('dashboard.blocks.yes') : t('dashboard.blocks.no')}
-                  </Badge>
-                </Table.Td>
+                <Table.Td>{block.dashboard ? t('dashboard.blocks.yes') : t('dashboard.blocks.no')}</Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>
