@@ -240,6 +240,19 @@ test('an admin builds the dashboard and its default view; a caseworker sees thei
     // arranging on
     await page.getByTestId('dashboard-arrange').check();
     await page.getByTestId('dashboard-arrange-hint').waitFor();
+    // with the mouse: the pie chart's corner dragged down makes it taller
+    const resized = page.waitForResponse(
+      (r) => r.url().includes('/position') && r.request().method() === 'PATCH',
+    );
+    const corner = await blockNamed(page, 'Clients by status')
+      .locator('.react-resizable-handle')
+      .boundingBox();
+    if (!corner) throw new Error('no resize handle');
+    await page.mouse.move(corner.x + 10, corner.y + 10);
+    await page.mouse.down();
+    for (let step = 1; step <= 10; step++) await page.mouse.move(corner.x + 10, corner.y + 10 + step * 12);
+    await page.mouse.up();
+    await resized;
     // by keyboard: the block's Arrange menu moves the last block to the right column and makes the
     // first taller, each step saved
     await arrange(page, 'Managers only', 'right', 6);
@@ -247,6 +260,7 @@ test('an admin builds the dashboard and its default view; a caseworker sees thei
     const arranged = await boxes(page);
     expect(arranged['Cases by status'][3]).toBeGreaterThan(before['Cases by status'][3]);
     expect(arranged['Managers only'][0]).toBe(before['Clients by status'][0]);
+    expect(arranged['Clients by status'][3]).toBeGreaterThan(before['Clients by status'][3]);
     await screenshot(page, 'dashboard-arranging');
 
     // kept after a reload

@@ -34,6 +34,7 @@ import {
   dashboardBlocks,
   type GridItem,
   gridLayout,
+  MIN_SIZE,
   positionsToSave,
   ROW_HEIGHT,
 } from './grid-layout';
@@ -194,6 +195,11 @@ export function DashboardPage() {
               resizeConfig={{ enabled: arranging }}
               onBreakpointChange={(_breakpoint, cols) => {
                 columns.current = cols;
+              }}
+              onLayoutChange={(current) => {
+                // the grid as the library compacted it, so that the first move starts from it
+                if (columns.current === 12)
+                  setLayout(current.map((item) => ({ ...item, minW: MIN_SIZE, minH: MIN_SIZE })));
               }}
               onDragStart={started}
               onResizeStart={started}
