@@ -185,6 +185,18 @@ export const routes: RouteObject[] = [
                         }),
                       },
                       {
+                        path: '/blocks',
+                        lazy: async () => ({
+                          Component: (await import('../features/dashboard/blocks-page')).BlocksPage,
+                        }),
+                      },
+                      {
+                        path: '/blocks/:id',
+                        lazy: async () => ({
+                          Component: (await import('../features/dashboard/blocks-page')).BlockPage,
+                        }),
+                      },
+                      {
                         path: '/roles',
                         lazy: async () => ({
                           Component: (await import('../features/admin/roles-page')).RolesPage,

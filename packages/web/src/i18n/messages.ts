@@ -75,6 +75,14 @@ const MESSAGE_KEYS: Record<string, string> = {
   [RESET_MESSAGES.tooMany]: 'forgot.too_many',
   [PASSWORD_UPDATE_REQUIRED]: 'password.update_text',
   [TWO_FACTOR_REQUIRED]: 'security.required.text',
+  // the dashboard's messages (packages/server/src/resources/dashboard)
+  'This block reads a field you may not see': 'dashboard.hidden_field',
+  'Not supported settings': 'dashboard.not_supported',
+  'Enter a number from 1 to 12': 'dashboard.messages.col',
+  'Choose a container block': 'dashboard.messages.parent',
+  'Unknown query': 'dashboard.messages.query',
+  'This uuid is taken': 'dashboard.messages.uuid',
+  'Unknown link': 'dashboard.messages.link',
   [SERVICE_MESSAGES.databaseUnavailable]: 'common.service_unavailable',
   [SERVICE_MESSAGES.busy]: 'common.server_busy',
   // the configuration's messages, admin.messages.<name of the message>
