@@ -1,0 +1,106 @@
+// Dashboard blocks on the records benchmark's data (issue 20): a count_list_options block grouped by
+// year_month and a sum_fields block over the 1,000,000 dossiers of the bench entity, through
+// GET /api/mypageblock/{id}/data, beside the raw SQL of the same grouping. Usage (after generate.ts):
+//   npx tsx bench/dashboard.ts
+import pg from 'pg';
+import { loadConfig } from '../packages/server/src/config';
+import { migrate, openDatabase } from '../packages/server/src/db/database';
+import { BENCH_SCHEMA, BENCH_URL, benchCase } from './generate';
+import { createEnvironmentAdmin, ms, signIn, startServer, stopServer, timed } from './harness';
+
+const ITERATIONS = 20;
+
+async function main() {
+  const config = {
+    ...loadConfig({}),
+    databaseUrl: BENCH_URL,
+    databaseSchema: BENCH_SCHEMA,
+    dataDir: 'memory://',
+    logLevel: 'silent',
+    webDist: null,
+  } as ReturnType<typeof loadConfig>;
+  const db = await openDatabase(config);
+  await migrate(db);
+  const bench = await benchCase(db);
+  const field = async (name: string) =>
+    (
+      await db
+        .selectFrom('def_dossier_def_field')
+        .select('id')
+        .where('def_dossier_id', '=', bench.entityId)
+        .where('name', '=', name)
+        .executeTakeFirstOrThrow()
+    ).id;
+  const [status, due, price] = await Promise.all(['status', 'due', 'price'].map(field));
+  const username = `bench_dashboard_${Date.now()}`;
+  const password = 'bench password of some length';
+  await createEnvironmentAdmin(db, bench.environmentId, username, password);
+  const blocks = {
+    counts: await db
+      .insertInto('mypage_block')
+      .values({
+        environment_id: bench.environmentId,
+        type: 'count_list_options',
+        def_dossier_id: bench.entityId,
+        settings: { count_list_field: status, date_field: due, date_format: 'year_month' },
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow(),
+    sum: await db
+      .insertInto('mypage_block')
+      .values({
+        environment_id: bench.environmentId,
+        type: 'sum_fields',
+        def_dossier_id: bench.entityId,
+        settings: { sum_field: price },
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow(),
+  };
+  const server = await startServer({
+    DATABASE_URL: BENCH_URL,
+    DATABASE_SCHEMA: BENCH_SCHEMA,
+    SEED_DEMO: 'false',
+    LOG_LEVEL: 'warn',
+  });
+  const raw = new pg.Client({ connectionString: BENCH_URL });
+  await raw.connect();
+  const lines: [string, string, string][] = [];
+  try {
+    const headers = await signIn(server.address, username, password);
+    const get = (id: number) => async () => {
+      const response = await fetch(`${server.address}/api/mypageblock/${id}/data`, { headers });
+      if (response.status !== 200) throw new Error(`${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
+    };
+    const schema = `"${BENCH_SCHEMA}"`;
+    const where = `environment_id = ${bench.environmentId} and def_dossier_id = ${bench.entityId} and not archived`;
+    const rawCounts = `select (case when ("values" ->> '${due}') ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}' then to_char(cast(substr("values" ->> '${due}', 1, 10) as date), 'YYYY-MM') end), ("values" -> '${status}' #>> '{}'), count(*) from ${schema}.content_dossier where ${where} group by 1, 2 order by 1`;
+    const rawSum = `select sum(("values" ->> '${price}')::numeric), count(*) from ${schema}.content_dossier where ${where}`;
+    for (const [label, id, sqlText] of [
+      ['count_list_options by year_month, 1,000,000 dossiers', blocks.counts.id, rawCounts],
+      ['sum_fields, 1,000,000 dossiers', blocks.sum.id, rawSum],
+    ] as const) {
+      await get(id)();
+      const http = await timed(ITERATIONS, get(id));
+      const direct = await timed(ITERATIONS, async () => {
+        await raw.query(sqlText);
+      });
+      lines.push([`${label}: p50 / p95`, `${ms(http.p50)} / ${ms(http.p95)}`, 'target p95 < 150 ms']);
+      lines.push(['  raw SQL of the same: p50 / p95', `${ms(direct.p50)} / ${ms(direct.p95)}`, '']);
+    }
+  } finally {
+    await raw.end();
+    await stopServer(server);
+    await db.deleteFrom('mypage_block').where('id', 'in', [blocks.counts.id, blocks.sum.id]).execute();
+    await db.destroy();
+  }
+  console.log('\nDashboard blocks benchmark (HTTP over loopback, one client)');
+  for (const [label, figure, target] of lines)
+    console.log(`${label.padEnd(64)}${figure.padEnd(28)}${target}`);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
