@@ -54,10 +54,14 @@ export function BaseFieldModal({
   const form = useForm<Values>({ resolver: zodResolver(schema) });
   const { errors } = form.formState;
 
+  // The first tab on opening only: a tab chosen while the record was loading stays chosen.
+  useEffect(() => {
+    if (opened) setTab('generic');
+  }, [opened]);
+
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset when opened or once the record has loaded, not on refetches
   useEffect(() => {
     if (!opened) return;
-    setTab('generic');
     const type = isFieldTypeName(field?.type) ? field.type : 'text';
     form.reset({
       name: field?.name ?? '',

@@ -85,10 +85,14 @@ export function DataFieldModal({ opened, onClose, defDossier, fieldId = 0, onCre
   const [defField, createBase, newType] = form.watch(['defField', 'createBase', 'newType']);
   const { data: baseField } = useBaseField(defField ?? 0);
 
+  // The first tab on opening only: a tab chosen while the record was loading stays chosen.
+  useEffect(() => {
+    if (opened) setTab('default');
+  }, [opened]);
+
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset when opened or once the record has loaded, not on refetches
   useEffect(() => {
     if (!opened) return;
-    setTab('default');
     form.reset({
       name: field?.name ?? '',
       defField: field?.def_field.id ?? null,

@@ -124,10 +124,14 @@ export function DisplayItemModal({
   const form = useForm<Values, unknown, Saved>({ resolver: zodResolver(schema), mode: 'onChange' });
   const { errors } = form.formState;
 
+  // The first tab on opening only: a tab chosen while the record was loading stays chosen.
+  useEffect(() => {
+    if (opened) setTab('labels');
+  }, [opened]);
+
   // biome-ignore lint/correctness/useExhaustiveDependencies: cultures come from the environment, read when opening
   useEffect(() => {
     if (!opened) return;
-    setTab('labels');
     const settings = item?.settings ?? {};
     form.reset({
       labels: Object.fromEntries(

@@ -81,10 +81,14 @@ export function LinkFieldModal({
   const { errors } = form.formState;
   const child = form.watch('childDefDossier');
 
+  // The first tab on opening only: a tab the admin chose while the record was loading stays chosen.
+  useEffect(() => {
+    if (opened) setTab('main');
+  }, [opened]);
+
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset when opened or once the record has loaded, not on refetches
   useEffect(() => {
     if (!opened) return;
-    setTab('main');
     form.reset({
       name: link?.name ?? '',
       childDefDossier: link?.child_def_dossier_id ?? null,
