@@ -3,35 +3,14 @@
 // GET /api/mypageblock/{id}/data, beside the raw SQL of the same grouping. Usage (after generate.ts):
 //   npx tsx bench/dashboard.ts
 import pg from 'pg';
-import { loadConfig } from '../packages/server/src/config';
-import { migrate, openDatabase } from '../packages/server/src/db/database';
-import { BENCH_SCHEMA, BENCH_URL, benchCase } from './generate';
+import { BENCH_SCHEMA, BENCH_URL, openBench } from './generate';
 import { createEnvironmentAdmin, ms, signIn, startServer, stopServer, timed } from './harness';
 
 const ITERATIONS = 20;
 
 async function main() {
-  const config = {
-    ...loadConfig({}),
-    databaseUrl: BENCH_URL,
-    databaseSchema: BENCH_SCHEMA,
-    dataDir: 'memory://',
-    logLevel: 'silent',
-    webDist: null,
-  } as ReturnType<typeof loadConfig>;
-  const db = await openDatabase(config);
-  await migrate(db);
-  const bench = await benchCase(db);
-  const field = async (name: string) =>
-    (
-      await db
-        .selectFrom('def_dossier_def_field')
-        .select('id')
-        .where('def_dossier_id', '=', bench.entityId)
-        .where('name', '=', name)
-        .executeTakeFirstOrThrow()
-    ).id;
-  const [status, due, price] = await Promise.all(['status', 'due', 'price'].map(field));
+  const { db, bench, fieldId } = await openBench();
+  const [status, due, price] = await Promise.all((['status', 'due', 'price'] as const).map(fieldId));
   const username = `bench_dashboard_${Date.now()}`;
   const password = 'bench password of some length';
   await createEnvironmentAdmin(db, bench.environmentId, username, password);

@@ -4,9 +4,7 @@
 //   npx tsx bench/export.ts
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { loadConfig } from '../packages/server/src/config';
-import { migrate, openDatabase } from '../packages/server/src/db/database';
-import { BENCH_SCHEMA, BENCH_URL, benchCase } from './generate';
+import { BENCH_SCHEMA, BENCH_URL, openBench } from './generate';
 import {
   createEnvironmentAdmin,
   listFilterA,
@@ -21,17 +19,7 @@ import {
 const run = promisify(execFile);
 
 async function main() {
-  const config = {
-    ...loadConfig({}),
-    databaseUrl: BENCH_URL,
-    databaseSchema: BENCH_SCHEMA,
-    dataDir: 'memory://',
-    logLevel: 'silent',
-    webDist: null,
-  } as ReturnType<typeof loadConfig>;
-  const db = await openDatabase(config);
-  await migrate(db);
-  const bench = await benchCase(db);
+  const { db, bench } = await openBench();
   const username = `bench_export_${Date.now()}`;
   const password = 'bench password of some length';
   await createEnvironmentAdmin(db, bench.environmentId, username, password);

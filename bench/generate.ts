@@ -348,6 +348,26 @@ export async function benchCase(db: Db): Promise<BenchCase> {
   };
 }
 
+/**
+ * The bench database, migrated as a deployment would migrate it, with the bench case's ids and a
+ * lookup of the bench entity's data fields by name (for benchmarks that name fields in documents).
+ */
+export async function openBench() {
+  const db = await openDatabase({ databaseUrl: BENCH_URL, databaseSchema: BENCH_SCHEMA, dataDir: '' });
+  await migrate(db);
+  const bench = await benchCase(db);
+  const fieldId = async (name: BenchFieldName) =>
+    (
+      await db
+        .selectFrom('def_dossier_def_field')
+        .select('id')
+        .where('def_dossier_id', '=', bench.entityId)
+        .where('name', '=', name)
+        .executeTakeFirstOrThrow()
+    ).id;
+  return { db, bench, fieldId };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   main().catch((error) => {
     console.error(error);

@@ -4,37 +4,18 @@
 // directly through pg. Usage (after generate.ts): npx tsx bench/queries.ts
 import { type QueryDocument, queryDocumentSchema } from '@dossierbase/core';
 import pg from 'pg';
-import { loadConfig } from '../packages/server/src/config';
-import { migrate, openDatabase } from '../packages/server/src/db/database';
 import { openEnvironment } from '../packages/server/src/policy/environment';
 import { compileForUser } from '../packages/server/src/resources/dossier-query/service';
-import { BENCH_SCHEMA, BENCH_URL, benchCase } from './generate';
+import { BENCH_SCHEMA, BENCH_URL, openBench } from './generate';
 import { createEnvironmentAdmin, ms, signIn, startServer, stopServer, timed } from './harness';
 
 const ITERATIONS = 100;
 
 async function main() {
-  const config = {
-    ...loadConfig({}),
-    databaseUrl: BENCH_URL,
-    databaseSchema: BENCH_SCHEMA,
-    dataDir: 'memory://',
-    logLevel: 'silent',
-    webDist: null,
-  } as ReturnType<typeof loadConfig>;
-  const db = await openDatabase(config);
-  await migrate(db);
-  const bench = await benchCase(db);
-  const fieldId = async (name: string) =>
-    (
-      await db
-        .selectFrom('def_dossier_def_field')
-        .select('id')
-        .where('def_dossier_id', '=', bench.entityId)
-        .where('name', '=', name)
-        .executeTakeFirstOrThrow()
-    ).id;
-  const [price, due, status, hours] = await Promise.all(['price', 'due', 'status', 'hours'].map(fieldId));
+  const { db, bench, fieldId } = await openBench();
+  const [price, due, status, hours] = await Promise.all(
+    (['price', 'due', 'status', 'hours'] as const).map(fieldId),
+  );
   const link = await db
     .selectFrom('def_dossier_link')
     .select('id')
