@@ -11,7 +11,7 @@ import {
 } from '@dossierbase/core';
 import { type RawBuilder, sql } from 'kysely';
 import { likeContains } from '../list-query';
-import { summaryExpression } from '../visible-summary';
+import { summaryContainsSql, summaryExpression } from '../visible-summary';
 import { type Column, DOSSIER_DATA, dataColumn } from './columns';
 
 // One field condition (spec document 1 section 5, "Query conditions") as SQL over the dossier `alias`.
@@ -197,6 +197,9 @@ export function compileCondition(
   if (op.startsWith('string_')) {
     const text = textOf(column, expression);
     const v = String(value);
+    // a summary search narrows on the trigram index of the reader's summary variants first
+    if (op === 'string_like_equals' && condition.id === 'summary')
+      return summaryContainsSql(scope.alias, scope.summaryKey, v);
     if (op === 'string_exact_equals') return sql<boolean>`${text} = ${v}`;
     if (op === 'string_exact_not_equals') return not(sql<boolean>`${text} = ${v}`);
     if (op === 'string_like_equals') return sql<boolean>`${text} ilike ${likeContains(v)}`;

@@ -10,7 +10,6 @@ import {
 import { type RawBuilder, sql } from 'kysely';
 import type { LinkRow } from '../../policy/display-item';
 import { checkedId } from '../field-expression';
-import { summaryContainsSql } from '../visible-summary';
 import type { Column } from './columns';
 import { COMPILE_MESSAGES, compileCondition, QueryCompileError, systemColumn } from './conditions';
 
@@ -95,9 +94,6 @@ function combinator(c: Combinator, entity: EntityScope, alias: string, walk: Wal
 }
 
 function field(f: FieldCondition, entity: EntityScope, alias: string, walk: Walk): RawBuilder<boolean> {
-  // a summary search narrows on the trigram index of the reader's summary variants first
-  if (f.id === 'summary' && f.type === 'string_like_equals')
-    return summaryContainsSql(alias, entity.summaryKey, String(f.value));
   const column =
     typeof f.id === 'number' ? entity.fields.get(f.id) : systemColumn(f.id, alias, entity.summaryKey);
   if (!column) throw new QueryCompileError(String(f.id), COMPILE_MESSAGES.unknownField);

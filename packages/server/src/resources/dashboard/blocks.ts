@@ -7,6 +7,7 @@ import type { MypageBlockTable } from '../../db/schema';
 import { badRequest, notFound } from '../../http-errors';
 import { entityInEnvironment } from '../../policy/entity';
 import { type EnvironmentAccess, isEnvironmentAdmin } from '../../policy/environment';
+import { likeContains } from '../../query/list-query';
 
 // Dashboard blocks: who sees which, their rows and their grid positions (spec document 1 sections 3,
 // 4 and 7). Their data is computed in data.ts.
@@ -53,7 +54,7 @@ export async function listBlocks(
   if (search)
     base = base.where(
       sql<boolean>`exists (select 1 from jsonb_array_elements(translations) t
-        where t ->> 'title' ilike ${`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`,
+        where t ->> 'title' ilike ${likeContains(search)})`,
     );
   if (!isEnvironmentAdmin(access)) {
     const roles = access.membership?.role_ids ?? [];

@@ -13,7 +13,7 @@ import { linkedToDossier } from '../../query/compile/links';
 import { roomsOf } from '../../realtime/rooms';
 import { openDossier } from '../content-dossier/read-model';
 import { listDossiers } from '../content-dossier-list/service';
-import { compileForUser, entityScope } from '../dossier-query/service';
+import { compileForUser, entityScope, savedQueryOf } from '../dossier-query/service';
 import { type BlockRow, blockShownTo } from './blocks';
 import { activeUsers, newDossierStatistics, onlineUsers } from './statistics';
 
@@ -235,14 +235,14 @@ async function percentageConditions(ctx: Context) {
   const countOf = async (queryId: unknown) => {
     let q = set.from();
     if (queryId) {
-      const query = await ctx.db
-        .selectFrom('dossier_query')
-        .selectAll()
-        .where('id', '=', Number(queryId) || 0)
-        .where('environment_id', '=', ctx.access.environment.id)
-        .where('def_dossier_id', '=', set.entityId)
-        .executeTakeFirst();
-      if (!query) throw badRequest({ pie_charts: 'Unknown query' });
+      const id = Number(queryId);
+      const query = await savedQueryOf(
+        ctx.db,
+        ctx.access.environment.id,
+        set.entityId,
+        Number.isInteger(id) && id > 0 && id <= 2_147_483_647 ? id : 0,
+        'pie_charts',
+      );
       const { condition } = await compileForUser(ctx.db, ctx.access, ctx.user, set.entityId, query.data);
       q = q.where(condition);
     }

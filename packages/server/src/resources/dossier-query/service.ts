@@ -30,6 +30,7 @@ import {
   reachedLinks,
   type SavedQuery,
 } from '../../query/compile/document';
+import { likeContains } from '../../query/list-query';
 
 type Row = Selectable<DossierQueryTable>;
 export const QUERY_VIEWS = ['list', 'search', 'advanced-search', 'show/edit'];
@@ -182,8 +183,14 @@ export async function findQuery(db: Db, id: number): Promise<Row> {
   return row;
 }
 
-/** A saved query of this environment and entity, for the list call's `dossierQuery`; else 400. */
-export async function savedQueryOf(db: Db, environmentId: number, defDossierId: number, id: number) {
+/** A saved query of this environment and entity; else 400 on `field` (the parameter that named it). */
+export async function savedQueryOf(
+  db: Db,
+  environmentId: number,
+  defDossierId: number,
+  id: number,
+  field = 'dossierQuery',
+) {
   const row = await db
     .selectFrom('dossier_query')
     .selectAll()
@@ -191,7 +198,7 @@ export async function savedQueryOf(db: Db, environmentId: number, defDossierId: 
     .where('environment_id', '=', environmentId)
     .where('def_dossier_id', '=', defDossierId)
     .executeTakeFirst();
-  if (!row) throw badRequest({ dossierQuery: 'Unknown query' });
+  if (!row) throw badRequest({ [field]: 'Unknown query' });
   return row;
 }
 
@@ -206,7 +213,7 @@ export async function listQueries(
   if (search)
     base = base.where(
       sql<boolean>`exists (select 1 from jsonb_array_elements(translations) t
-        where t ->> 'search_name' ilike ${`%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`})`,
+        where t ->> 'search_name' ilike ${likeContains(search)})`,
     );
   return paginate(base, (q) => q.selectAll().orderBy('id'), { page: query.page, limit: query.limit });
 }
