@@ -12,8 +12,7 @@ import type { ListParams } from './list-query';
 const ANY_VALUE = -1;
 
 /** Whether the list covers the whole entity: no filter, no summary search, not a linked list. */
-export const coversWholeEntity = (params: ListParams) =>
-  params.document.combinators.length === 0 && !params.embedded;
+export const coversWholeEntity = (params: ListParams) => params.condition === null && !params.embedded;
 
 const archivedStates = (archived: ListParams['archived']) =>
   archived === 'none' ? [false] : archived === 'only' ? [true] : [false, true];

@@ -9,7 +9,7 @@ import {
   type QueryDocument,
   todayYmd,
 } from '@dossierbase/core';
-import { type RawBuilder, sql } from 'kysely';
+import type { RawBuilder } from 'kysely';
 import type { LinkRow } from '../policy/display-item';
 import type { SummaryKeys } from '../policy/summary';
 
@@ -50,8 +50,8 @@ export interface ListParams {
   summaryKeys: SummaryKeys;
   /** linked list mode: dossiers linked to this parent through `link` */
   embedded: { parentId: number; link: LinkRow } | null;
-  /** the document compiled (compile/document.ts); `true` without filters */
-  condition: RawBuilder<boolean>;
+  /** the filters compiled (compile/document.ts, and a saved query's); null: no filter at all */
+  condition: RawBuilder<boolean> | null;
   sorts: { expression: RawBuilder<unknown>; direction: 'asc' | 'desc' }[];
   aggregations: { column: Column; aggregate: Aggregation; param: string }[];
   /** what an index could serve (sort-indexes.ts): fields filtered on one value, and the field sorted on */
@@ -156,7 +156,7 @@ export function parseListParams(query: Raw, ctx: ParseContext): ParseResult {
     page: parsePage(query.page),
     archived: parseArchived(query.archived),
     document: { combinators: [], include_archived: 'both' },
-    condition: sql<boolean>`true`,
+    condition: null,
     summaryKeys: ctx.summaryKeys ?? new Map(),
     embedded: ctx.embedded,
     sorts: [],
@@ -176,7 +176,7 @@ export function parseListParams(query: Raw, ctx: ParseContext): ParseResult {
     const column = ctx.filterable.get(itemId);
     if (column?.kind === 'field') params.indexUse.equalities.push(column);
   }
-  if (Object.keys(errors).length === 0) {
+  if (Object.keys(errors).length === 0 && params.document.combinators.length) {
     try {
       params.condition = compileDocument(params.document, listEntityScope(ctx), {
         environmentId: ctx.environmentId,

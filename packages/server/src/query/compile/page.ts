@@ -25,7 +25,7 @@ export function filteredQuery(db: Db, params: ListParams): ListQuery {
     const linked = linkedToDossier(params.environmentId, parentId, link.id, link.back_link_id);
     q = q.where(sql<boolean>`content_dossier.id in (${linked})`);
   }
-  if (params.document.combinators.length) q = q.where(params.condition);
+  if (params.condition) q = q.where(params.condition);
   return q;
 }
 

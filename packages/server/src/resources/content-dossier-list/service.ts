@@ -164,15 +164,8 @@ async function openList(db: Db, user: UserRow, query: Query, options: ListOption
       ...saved.data,
       include_archived: query.archived === undefined ? saved.data.include_archived : 'both',
     });
-    params.condition = sql<boolean>`(${params.condition} and ${condition})`;
-    params.document = {
-      ...params.document,
-      combinators: [...params.document.combinators, ...saved.data.combinators],
-    };
+    params.condition = params.condition ? sql<boolean>`(${params.condition} and ${condition})` : condition;
     if (query.archived === undefined) params.archived = 'both';
-    // the saved query is part of the filtered set: an empty one still reads every row, not the counters
-    if (params.document.combinators.length === 0)
-      params.document.combinators.push({ combine: 'AND', fields: [], links: [], combinators: [] });
   }
   return { access, params, visible };
 }
