@@ -40,8 +40,14 @@ async function main() {
     payload: { username, password },
   });
   const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-  // PROFILE_URL: another call to profile (its path and query), for example an export
-  const url = process.env.PROFILE_URL ?? `/api/contentdossier?${new URLSearchParams(listFilterA(bench))}`;
+  // PROFILE_URL: another call to profile (its path and query); PROFILE_CALL=export: the CSV export of
+  // list (a)'s whole filtered set (about 80,000 rows)
+  const { limit: _limit, page: _page, ...wholeList } = listFilterA(bench);
+  const url =
+    process.env.PROFILE_URL ??
+    (process.env.PROFILE_CALL === 'export'
+      ? `/api/contentdossier/export/csv?${new URLSearchParams(wholeList)}`
+      : `/api/contentdossier?${new URLSearchParams(listFilterA(bench))}`);
   const get = async () => {
     const response = await app.inject({ url, headers: { cookie } });
     if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`);

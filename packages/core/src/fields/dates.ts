@@ -27,19 +27,41 @@ function partsOf(date: Date) {
 
 // Amsterdam's offset from UTC per UTC hour: it only changes on the hour (at 01:00 UTC), so the offset
 // of an hour holds for every instant in it. Intl's formatToParts is slow, and exports call this for
-// every date of every row.
+// every date of every row, over years of dates: the offset is kept per UTC day, and only the two days
+// a year on which it changes are looked up hour by hour.
 const HOUR = 3_600_000;
-const offsets = new Map<number, number>();
+const DAY = 24 * HOUR;
+const CACHE_LIMIT = 100_000;
+
+function offsetOfHour(hour: number): number {
+  const p = partsOf(new Date(hour * HOUR));
+  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - hour * HOUR;
+}
+
+const hourOffsets = new Map<number, number>();
 function hourOffsetMs(time: number): number {
   const hour = Math.floor(time / HOUR);
-  let offset = offsets.get(hour);
+  let offset = hourOffsets.get(hour);
   if (offset === undefined) {
-    const p = partsOf(new Date(hour * HOUR));
-    offset = Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - hour * HOUR;
-    if (offsets.size > 10_000) offsets.clear();
-    offsets.set(hour, offset);
+    offset = offsetOfHour(hour);
+    if (hourOffsets.size > CACHE_LIMIT) hourOffsets.clear();
+    hourOffsets.set(hour, offset);
   }
   return offset;
+}
+
+/** The day's offset when it holds all day (first and last hour agree), else null. */
+const dayOffsets = new Map<number, number | null>();
+function offsetMs(time: number): number {
+  const day = Math.floor(time / DAY);
+  let offset = dayOffsets.get(day);
+  if (offset === undefined) {
+    const first = offsetOfHour(day * 24);
+    offset = first === offsetOfHour(day * 24 + 23) ? first : null;
+    if (dayOffsets.size > CACHE_LIMIT) dayOffsets.clear();
+    dayOffsets.set(day, offset);
+  }
+  return offset ?? hourOffsetMs(time);
 }
 
 /** Wall-clock parts of an instant in Europe/Amsterdam. */
@@ -56,7 +78,7 @@ export function zonedParts(date: Date) {
       second: parts.second,
     };
   }
-  const local = new Date(time + hourOffsetMs(time));
+  const local = new Date(time + offsetMs(time));
   return {
     year: local.getUTCFullYear(),
     month: local.getUTCMonth() + 1,
@@ -115,11 +137,9 @@ export function amsterdamToInstant(ymd: Ymd, hour: number, minute: number, secon
   d.setUTCHours(hour, minute, second, ms);
   const wall = d.getTime();
   let guess = wall;
-  for (let i = 0; i < 2; i++) guess = wall - offsetMs(new Date(guess));
+  for (let i = 0; i < 2; i++) guess = wall - offsetMs(guess);
   return new Date(guess);
 }
-
-const offsetMs = (instant: Date): number => hourOffsetMs(instant.getTime());
 
 const DATE_ISO = /^(\d{4})-(\d{2})-(\d{2})$/;
 const DATE_NL = /^(\d{2})-(\d{2})-(\d{4})$/;

@@ -141,7 +141,8 @@ export function numberFormat(
   options: Intl.NumberFormatOptions,
 ): Intl.NumberFormat {
   const resolved = resolveLocale(locale);
-  const key = `${resolved}\u0000${JSON.stringify(options)}`;
+  let key = resolved;
+  for (const name in options) key += `\u0000${name}=${options[name as keyof Intl.NumberFormatOptions]}`;
   let format = numberFormats.get(key);
   if (!format) {
     format = new Intl.NumberFormat(resolved, options);
@@ -150,11 +151,13 @@ export function numberFormat(
   return format;
 }
 
+const NO_BREAK_SPACE = /[\u00a0\u202f]/;
+const NO_BREAK_SPACES = /[\u00a0\u202f]/g;
+
 export function formatNumber(value: number, locale: string | undefined, options: Intl.NumberFormatOptions) {
   // Plain spaces instead of Intl's (narrow) no-break spaces: exports and comparisons stay simple.
-  return numberFormat(locale, options)
-    .format(value)
-    .replace(/[\u00a0\u202f]/g, ' ');
+  const text = numberFormat(locale, options).format(value);
+  return NO_BREAK_SPACE.test(text) ? text.replace(NO_BREAK_SPACES, ' ') : text;
 }
 
 const YES_NO: Record<string, [string, string]> = {

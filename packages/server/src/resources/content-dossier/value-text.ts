@@ -40,7 +40,17 @@ export async function valueFormatter(db: Db, access: EnvironmentAccess, items: r
   }
   const users = new Map<number, string>();
   const dossiers = new Map<number, string>();
-  const settings = new Map(items.map((v) => [v.item.id, fieldSettingsOf(v)]));
+  // what text() needs of an item, worked out once per item (an export formats every value of every row)
+  const formatOf = (v: VisibleItem) => {
+    const type = fieldTypeOf(v);
+    return {
+      refs: refsOf(v),
+      type: type && isFieldTypeName(type) ? getFieldType(type) : null,
+      settings: fieldSettingsOf(v),
+      options: optionsOf.get(v.field?.id ?? 0) ?? [],
+    };
+  };
+  const formats = new Map(items.map((v) => [v.item.id, formatOf(v)]));
 
   return {
     /** Loads the names of the users and the summaries of the dossiers these values refer to. */
@@ -82,19 +92,19 @@ export async function valueFormatter(db: Db, access: EnvironmentAccess, items: r
     /** The value as text; '' when empty. */
     text(v: VisibleItem, value: unknown): string {
       if (value === null || value === undefined) return '';
-      const refs = refsOf(v);
+      const format = formats.get(v.item.id) ?? formatOf(v);
+      const { refs, type } = format;
       if (refs === 'dossiers')
         return idsIn(value)
           .map((id) => dossiers.get(id) ?? `#${id}`)
           .join(', ');
-      const type = fieldTypeOf(v);
-      if (!type || !isFieldTypeName(type)) return typeof value === 'string' ? value : JSON.stringify(value);
+      if (!type) return typeof value === 'string' ? value : JSON.stringify(value);
       const ctx: FieldContext = {};
-      if (refs === 'options') ctx.options = optionsOf.get(v.field?.id ?? 0) ?? [];
+      if (refs === 'options') ctx.options = format.options;
       if (refs === 'users')
         ctx.users = idsIn(value).flatMap((id) => (users.has(id) ? [{ id, name: users.get(id) }] : []));
       try {
-        return getFieldType(type).format(value as never, settings.get(v.item.id) as never, 'nl', ctx);
+        return type.format(value as never, format.settings as never, 'nl', ctx);
       } catch {
         return typeof value === 'string' ? value : JSON.stringify(value);
       }

@@ -102,10 +102,12 @@ function sourceOf(v: VisibleItem) {
   return type && isFieldTypeName(type) ? getFieldType(type).source(fieldSettingsOf(v)) : null;
 }
 
-function storedValue(v: VisibleItem, row: DossierRow) {
+/** How to read a field item's stored value from a dossier row, worked out once per export. */
+function valueReader(v: VisibleItem): (row: DossierRow) => unknown {
   const source = sourceOf(v);
-  if (source?.from === 'column') return dossierColumnValue(row, source.column);
-  return (row.values as Record<string, unknown>)[String(v.dataField?.id)] ?? null;
+  if (source?.from === 'column') return (row) => dossierColumnValue(row, source.column);
+  const key = String(v.dataField?.id);
+  return (row) => (row.values as Record<string, unknown>)[key] ?? null;
 }
 
 /**
@@ -136,18 +138,25 @@ export async function exportRows(
   const links = new Map<number, Map<number, number[]>>();
   for (const f of fields)
     if (f.v.link) links.set(f.id, await linkedIdsOf(db, environmentId, found, f.v.link));
-  const result = found.map((id) => {
+  const readers = fields.map((f) => {
+    const linked = links.get(f.id);
+    return linked ? (row: DossierRow) => linked.get(Number(row.id)) ?? [] : valueReader(f.v);
+  });
+  const result: ExportRow[] = [];
+  for (const id of found) {
     const row = byId.get(id) as (typeof rows)[number];
-    return {
+    const values: unknown[] = [];
+    for (const read of readers) values.push(read(row));
+    result.push({
       id,
       summary: row.summary,
-      values: fields.map((f) => (f.v.link ? (links.get(f.id)?.get(id) ?? []) : storedValue(f.v, row))),
+      values,
       created_by: row.creator ?? '',
       created_at: new Date(row.created_at),
       modified_by: row.modifier ?? '',
       modified_at: new Date(row.modified_at),
-    };
-  });
+    });
+  }
   await formatter.prepare(
     result.flatMap((r) => fields.map((f, i): [VisibleItem, unknown] => [f.v, r.values[i]])),
   );
