@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../db/database';
+import { type Db, isPglite } from '../db/database';
 
 // What the field indexes and the sort indexes share: their background jobs, the CONCURRENTLY choice
 // and the read of existing indexes. Index work runs in the background, one job at a time per entity
@@ -32,16 +32,6 @@ export function runEntityIndexJob(
 export async function indexJobsIdle(db: Db): Promise<void> {
   const jobs = chains.get(db);
   while (jobs && jobs.size > 0) await Promise.all([...jobs.values()]);
-}
-
-const pglite = new WeakMap<Db, boolean>();
-async function isPglite(db: Db): Promise<boolean> {
-  const known = pglite.get(db);
-  if (known !== undefined) return known;
-  const { rows } = await sql<{ version: string }>`select version() as version`.execute(db);
-  const answer = /emscripten|PGlite/i.test(rows[0]?.version ?? '');
-  pglite.set(db, answer);
-  return answer;
 }
 
 /** 'concurrently ' for index DDL on PostgreSQL (never blocks writers), '' on PGlite, unless told. */

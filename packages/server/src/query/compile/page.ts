@@ -39,9 +39,9 @@ export function pageQuery(db: Db, params: ListParams) {
   return q.limit(params.limit).offset(params.page * params.limit);
 }
 
-/** Every id of the filtered set in the page's order (an export of the whole list). */
-export function orderedIdsQuery(db: Db, params: ListParams) {
-  let q = filteredQuery(db, params).select('content_dossier.id');
+/** The filtered set in the page's order, nothing selected yet (an export of the whole list). */
+export function orderedQuery(db: Db, params: ListParams): ListQuery {
+  let q = filteredQuery(db, params);
   for (const s of params.sorts) q = q.orderBy(sql`${s.expression} ${sql.raw(s.direction)}`);
   return q.orderBy('content_dossier.id', params.sorts[0]?.direction ?? 'desc');
 }

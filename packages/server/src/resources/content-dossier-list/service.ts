@@ -35,7 +35,7 @@ import { runAggregations } from '../../query/compile/aggregate';
 import { type Column, columnOf } from '../../query/compile/columns';
 import {
   countQuery,
-  orderedIdsQuery,
+  orderedQuery,
   type PageLinkedDossier,
   type PageLinks,
   type PageRow,
@@ -205,13 +205,13 @@ export async function listDossiers(
 }
 
 /**
- * Every id of the list's filtered set in its order (no page), for an export of the whole list: one
- * statement, where paging through it would read the skipped rows again for every page.
+ * The list's filtered set in its order (no page, nothing selected yet), for an export of the whole
+ * list: one statement, where paging through it would read the skipped rows again for every page.
  */
-export async function listDossierIds(db: Db, user: UserRow, query: Query): Promise<number[]> {
+export async function orderedListQuery(db: Db, user: UserRow, query: Query) {
   const { params } = await openList(db, user, query, {});
-  const rows = await orderedIdsQuery(db, params).execute();
-  return rows.map((row) => Number(row.id));
+  // wrapped: a promise cannot resolve to a query builder (Kysely refuses to be awaited)
+  return { ordered: orderedQuery(db, params) };
 }
 
 /**

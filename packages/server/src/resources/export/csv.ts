@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { ValueFormatter } from '../content-dossier/value-text';
-import { type ExportField, type ExportRow, exportDateTime, fieldText } from './data';
+import { type ExportField, type ExportRow, fieldText } from './data';
 
 // The CSV export, streamed as it is read (spec doc 3 sections 4, 5 and 9): the columns dossier_id,
 // the chosen fields, created_by, created_at, modified_by, modified_at; double quotes doubled (by
@@ -36,12 +36,7 @@ function record(fields: ExportField[], formatter: ValueFormatter, row: ExportRow
   const cells: string[] = [String(row.id)];
   for (let i = 0; i < fields.length; i++)
     cells.push(oneLineBreak(fieldText(formatter, fields[i], row.values[i], { separator: '|', keepHtml })));
-  cells.push(
-    row.created_by,
-    exportDateTime(row.created_at),
-    row.modified_by,
-    exportDateTime(row.modified_at),
-  );
+  cells.push(row.created_by, row.created_at, row.modified_by, row.modified_at);
   return cells;
 }
 

@@ -4,13 +4,15 @@ import {
   fieldTypeOf,
   getFieldType,
   isFieldTypeName,
-  zonedParts,
+  TIME_ZONE,
 } from '@dossierbase/core';
-import type { Db } from '../../db/database';
-import type { LinkRow, VisibleItem } from '../../policy/display-item';
+import { sql } from 'kysely';
+import { type Db, isPglite } from '../../db/database';
+import type { VisibleItem } from '../../policy/display-item';
 import { visibleItems } from '../../policy/display-item';
 import { authorize, canExportAs, canShowDossiers, type ExportAction } from '../../policy/dossier';
 import type { EntityScope } from '../../policy/entity';
+import type { ListQuery } from '../../query/compile/page';
 import { DETAIL_VIEWS, itemName } from '../content-dossier/items';
 import { isBacklink } from '../content-dossier/links';
 import type { DossierRow } from '../content-dossier/read-model';
@@ -61,39 +63,19 @@ export async function exportFields(db: Db, scope: EntityScope, chosen?: readonly
   return fields.filter((f) => wanted.has(f.id));
 }
 
-/** The dossiers linked to each of `ids` through `link`, in rank order (one statement). */
-async function linkedIdsOf(db: Db, environmentId: number, ids: number[], link: LinkRow) {
-  const back = isBacklink(link);
-  const rows = ids.length
-    ? await db
-        .selectFrom('content_link')
-        .select(['parent_id', 'child_id'])
-        .where('environment_id', '=', environmentId)
-        .where('link_id', '=', back ? (link.back_link_id as number) : link.id)
-        .where(back ? 'child_id' : 'parent_id', 'in', ids)
-        .orderBy('rank')
-        .orderBy('id')
-        .execute()
-    : [];
-  const linked = new Map<number, number[]>();
-  for (const row of rows) {
-    const [self, other] = back ? [row.child_id, row.parent_id] : [row.parent_id, row.child_id];
-    const list = linked.get(Number(self)) ?? [];
-    list.push(Number(other));
-    linked.set(Number(self), list);
-  }
-  return linked;
-}
+/** Rows a page of a whole-list export. */
+const PAGE = 1000;
 
-/** One exported dossier: its id, a value per field, and its creation and last change. */
+/** One exported dossier: its id, a value per field, and who created and last changed it when. */
 export interface ExportRow {
   id: number;
   summary: string;
   values: unknown[];
   created_by: string;
-  created_at: Date;
+  /** day/month/year hh:mm:ss in the spec's time zone (spec doc 3 section 5) */
+  created_at: string;
   modified_by: string;
-  modified_at: Date;
+  modified_at: string;
 }
 
 /** Where a field item's value lives: a column of the dossier (system fields) or its values. */
@@ -102,12 +84,93 @@ function sourceOf(v: VisibleItem) {
   return type && isFieldTypeName(type) ? getFieldType(type).source(fieldSettingsOf(v)) : null;
 }
 
-/** How to read a field item's stored value from a dossier row, worked out once per export. */
-function valueReader(v: VisibleItem): (row: DossierRow) => unknown {
-  const source = sourceOf(v);
+/** A dossier row as the export statement reads it (dates as ISO text, linked ids per link field). */
+type ExportedDossier = Pick<DossierRow, 'id' | 'summary' | 'values' | 'created_by' | 'modified_by'> & {
+  created_at: string;
+  modified_at: string;
+  creator: string | null;
+  modifier: string | null;
+  created_text: string;
+  modified_text: string;
+} & Record<`link_${number}`, string[] | null>;
+
+const linkColumn = (f: ExportField) => `link_${f.id}` as const;
+
+/** How to read a field item's value from an exported dossier, worked out once per export. */
+function valueReader(f: ExportField): (row: ExportedDossier) => unknown {
+  if (f.v.link) {
+    const column = linkColumn(f);
+    return (row) => (row[column] ?? []).map(Number);
+  }
+  const source = sourceOf(f.v);
   if (source?.from === 'column') return (row) => dossierColumnValue(row, source.column);
-  const key = String(v.dataField?.id);
+  const key = String(f.v.dataField?.id);
   return (row) => (row.values as Record<string, unknown>)[key] ?? null;
+}
+
+const iso = (column: string) =>
+  sql<string>`to_char(${sql.ref(column)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+/** day/month/year hh:mm:ss in the platform's time zone, by PostgreSQL's time zone data */
+const exportDateTimeSql = (column: string) =>
+  sql<string>`to_char(${sql.ref(column)} at time zone ${TIME_ZONE}, 'DD/MM/YYYY HH24:MI:SS')`;
+
+/**
+ * The export's columns of the dossiers a query reads (`content_dossier`): the row, its creator's and
+ * last editor's names, its dates as the export writes them and, per link field, the ids of the
+ * dossiers linked through it in rank order, so one statement reads all an export row needs.
+ */
+function withExportColumns(query: ListQuery, environmentId: number, fields: ExportField[]) {
+  let q = query
+    .leftJoin('app_user as export_creator', 'export_creator.id', 'content_dossier.created_by')
+    .leftJoin('app_user as export_modifier', 'export_modifier.id', 'content_dossier.modified_by')
+    .select([
+      'content_dossier.id',
+      'content_dossier.summary',
+      'content_dossier.values',
+      'content_dossier.created_by',
+      'content_dossier.modified_by',
+      iso('content_dossier.created_at').as('created_at'),
+      iso('content_dossier.modified_at').as('modified_at'),
+      exportDateTimeSql('content_dossier.created_at').as('created_text'),
+      exportDateTimeSql('content_dossier.modified_at').as('modified_text'),
+      'export_creator.username as creator',
+      'export_modifier.username as modifier',
+    ]);
+  for (const f of fields) {
+    const link = f.v.link;
+    if (!link) continue;
+    const back = isBacklink(link);
+    const [self, other] = back ? ['child_id', 'parent_id'] : ['parent_id', 'child_id'];
+    q = q.select(
+      sql<string[]>`(select array_agg(l.${sql.raw(other)} order by l.rank, l.id) from content_link l
+        where l.environment_id = ${environmentId} and l.link_id = ${back ? link.back_link_id : link.id}
+        and l.${sql.raw(self)} = content_dossier.id)`.as(linkColumn(f)),
+    );
+  }
+  return q;
+}
+
+/** The export rows of dossiers read by withExportColumns, their users and linked dossiers prepared. */
+async function toExportRows(fields: ExportField[], formatter: ValueFormatter, rows: ExportedDossier[]) {
+  const readers = fields.map(valueReader);
+  const result: ExportRow[] = [];
+  for (const row of rows) {
+    const values: unknown[] = [];
+    for (const read of readers) values.push(read(row));
+    result.push({
+      id: Number(row.id),
+      summary: row.summary,
+      values,
+      created_by: row.creator ?? '',
+      created_at: row.created_text,
+      modified_by: row.modifier ?? '',
+      modified_at: row.modified_text,
+    });
+  }
+  await formatter.prepare(
+    result.flatMap((r) => fields.map((f, i): [VisibleItem, unknown] => [f.v, r.values[i]])),
+  );
+  return result;
 }
 
 /**
@@ -123,44 +186,68 @@ export async function exportRows(
 ): Promise<ExportRow[]> {
   if (ids.length === 0) return [];
   const environmentId = scope.access.environment.id;
-  const rows = await db
-    .selectFrom('content_dossier as d')
-    .leftJoin('app_user as c', 'c.id', 'd.created_by')
-    .leftJoin('app_user as m', 'm.id', 'd.modified_by')
-    .selectAll('d')
-    .select(['c.username as creator', 'm.username as modifier'])
-    .where('d.environment_id', '=', environmentId)
-    .where('d.def_dossier_id', '=', scope.entity.id)
-    .where('d.id', 'in', [...ids])
-    .execute();
+  const query = db
+    .selectFrom('content_dossier')
+    .where('content_dossier.environment_id', '=', environmentId)
+    .where('content_dossier.def_dossier_id', '=', scope.entity.id)
+    .where('content_dossier.id', 'in', [...ids]);
+  const rows = (await withExportColumns(query, environmentId, fields).execute()) as ExportedDossier[];
   const byId = new Map(rows.map((row) => [Number(row.id), row]));
-  const found = ids.filter((id) => byId.has(id));
-  const links = new Map<number, Map<number, number[]>>();
-  for (const f of fields)
-    if (f.v.link) links.set(f.id, await linkedIdsOf(db, environmentId, found, f.v.link));
-  const readers = fields.map((f) => {
-    const linked = links.get(f.id);
-    return linked ? (row: DossierRow) => linked.get(Number(row.id)) ?? [] : valueReader(f.v);
-  });
-  const result: ExportRow[] = [];
-  for (const id of found) {
-    const row = byId.get(id) as (typeof rows)[number];
-    const values: unknown[] = [];
-    for (const read of readers) values.push(read(row));
-    result.push({
-      id,
-      summary: row.summary,
-      values,
-      created_by: row.creator ?? '',
-      created_at: new Date(row.created_at),
-      modified_by: row.modifier ?? '',
-      modified_at: new Date(row.modified_at),
-    });
-  }
-  await formatter.prepare(
-    result.flatMap((r) => fields.map((f, i): [VisibleItem, unknown] => [f.v, r.values[i]])),
+  return toExportRows(
+    fields,
+    formatter,
+    ids.flatMap((id) => byId.get(id) ?? []),
   );
-  return result;
+}
+
+/**
+ * The export rows of a whole list in its order, a page at a time, read by one statement through a
+ * cursor: reading the ordered ids first and then each page by its ids read every row twice, and the
+ * statements per page cost more than the rows. The next page is read while the current one is
+ * written. The total comes with the first page (count over the set, in the same scan). Null where
+ * the database cannot stream (PGlite).
+ */
+export async function listExportPages(
+  db: Db,
+  scope: EntityScope,
+  fields: ExportField[],
+  formatter: ValueFormatter,
+  ordered: ListQuery,
+): Promise<{ total: number; pages: AsyncIterable<ExportRow[]> } | null> {
+  if (await isPglite(db)) return null;
+  const query = withExportColumns(ordered, scope.access.environment.id, fields).select(
+    sql<string>`count(*) over ()`.as('export_total'),
+  );
+  const rows = query.stream(PAGE)[Symbol.asyncIterator]() as AsyncIterator<
+    ExportedDossier & { export_total: string }
+  >;
+  /** The next page of raw rows; an empty one at the end. */
+  const readPage = async () => {
+    const page: (ExportedDossier & { export_total: string })[] = [];
+    while (page.length < PAGE) {
+      const next = await rows.next();
+      if (next.done) break;
+      page.push(next.value);
+    }
+    return page;
+  };
+  const first = await readPage();
+  const total = Number(first[0]?.export_total ?? 0);
+  async function* pages() {
+    let current: typeof first = first;
+    try {
+      while (current.length) {
+        // the next page arrives from the database while this one is formatted and written
+        const next = current.length === PAGE ? readPage() : Promise.resolve([]);
+        next.catch(() => undefined); // a reader that stops early leaves it unread
+        yield await toExportRows(fields, formatter, current);
+        current = await next;
+      }
+    } finally {
+      await rows.return?.(); // closes the cursor and gives its connection back
+    }
+  }
+  return { total, pages: pages() };
 }
 
 export const exportFormatter = (db: Db, scope: EntityScope, fields: ExportField[]) =>
@@ -169,13 +256,6 @@ export const exportFormatter = (db: Db, scope: EntityScope, fields: ExportField[
     scope.access,
     fields.map((f) => f.v),
   );
-
-/** day/month/year hh:mm:ss in the spec's time zone (spec doc 3 section 5). */
-export function exportDateTime(date: Date): string {
-  const { year, month, day, hour, minute, second } = zonedParts(date);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${pad(day)}/${pad(month)}/${year} ${pad(hour)}:${pad(minute)}:${pad(second)}`;
-}
 
 /** The file name: the entity's id and name and a timestamp (spec doc 3 section 9). */
 export function exportFileName(
@@ -228,9 +308,9 @@ export function dossierDocument(
         text: fieldText(formatter, f, row.values[i], { separator: ', ' }),
       })),
       { label: labels.createdBy, text: row.created_by },
-      { label: labels.createdAt, text: exportDateTime(row.created_at) },
+      { label: labels.createdAt, text: row.created_at },
       { label: labels.modifiedBy, text: row.modified_by },
-      { label: labels.modifiedAt, text: exportDateTime(row.modified_at) },
+      { label: labels.modifiedAt, text: row.modified_at },
     ],
   };
 }

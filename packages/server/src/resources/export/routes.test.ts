@@ -1,5 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import JSZip from 'jszip';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { setItemRoles } from '../../../test/entity-factories';
 import { expectForbidden, expectRefused } from '../../../test/entity-test-setup';
@@ -172,5 +173,40 @@ describe('hidden items', () => {
       ?.async('string');
     expect(adminXml).toContain('classified-extra');
     await setItemRoles(t.db, s.fields.extra.item.id, 'EXCLUDE_SELECTED_ROLES', []);
+  });
+});
+
+describe('a whole list of many pages', () => {
+  test('streams every row once, in the list order, with its links, and the total first', async () => {
+    const env = s.environment.id;
+    const nameField = String(s.fields.name.dataField.id);
+    // 2,345 clients more (past two pages of the export's 1,000), each linked to the first project
+    const { rows: added } = await sql<{ id: string }>`insert into content_dossier
+        (environment_id, def_dossier_id, summary, "values", created_by, modified_by)
+      select ${env}, ${s.client.id}, 'Bulk ' || n, jsonb_build_object(${nameField}::text, 'Bulk ' || n),
+        ${s.memberId}, ${s.memberId}
+      from generate_series(1, 2345) as n returning id`.execute(t.db);
+    await sql`insert into content_link (environment_id, link_id, parent_id, child_id, rank)
+      select ${env}, ${s.links.projects.id}, d.id, ${s.projectsDossiers[0]}, 0
+      from content_dossier d where d.environment_id = ${env} and d.summary like 'Bulk %'`.execute(t.db);
+    const expected = await t.db
+      .selectFrom('content_dossier')
+      .select('id')
+      .where('environment_id', '=', env)
+      .where('def_dossier_id', '=', s.client.id)
+      .where('archived', '=', false)
+      .orderBy('id', 'desc')
+      .execute();
+
+    const all = await s.admin.get(
+      `/api/contentdossier/export/csv?defDossier=${s.client.id}&${fields(s.fields.name.item, s.links.projectsItem)}`,
+    );
+    expect(all.statusCode, all.body).toBe(200);
+    expect(all.headers['x-total-count']).toBe(String(expected.length));
+    const rows = csvOf(all.body).slice(1);
+    expect(rows.map((r) => r[0])).toEqual(expected.map((r) => String(r.id)));
+    const bulk = rows.filter((r) => r[1].startsWith('Bulk '));
+    expect(bulk).toHaveLength(added.length);
+    expect(new Set(bulk.map((r) => r[2]))).toEqual(new Set(['Alpha']));
   });
 });

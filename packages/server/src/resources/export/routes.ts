@@ -8,7 +8,7 @@ import { answers, badRequest, bytesAnswer } from '../../http-errors';
 import { authorize, canExportAny, canShowDossiers } from '../../policy/dossier';
 import { type EntityScope, openEntityScope } from '../../policy/entity';
 import { openDossier } from '../content-dossier/read-model';
-import { listDossierIds, positiveId } from '../content-dossier-list/service';
+import { orderedListQuery, positiveId } from '../content-dossier-list/service';
 import { csvStream } from './csv';
 import {
   authorizeExport,
@@ -20,6 +20,7 @@ import {
   exportFileName,
   exportFormatter,
   exportRows,
+  listExportPages,
 } from './data';
 import { dossierDocx } from './docx';
 import { documentLabels } from './labels';
@@ -140,12 +141,16 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
         pages = chunks(read, query.ids);
         total = query.ids.length;
       } else {
-        // the ids in the list's order first: the filters are checked (400) before a byte is sent,
-        // and the total is known
+        // the filters are checked (400) and the first page read before a byte is sent
         const params = { ...listParams(query as Record<string, unknown>), defDossier: String(defDossier) };
-        const ids = await listDossierIds(db, user, params);
-        total = ids.length;
-        pages = chunks(read, ids);
+        const { ordered } = await orderedListQuery(db, user, params);
+        const streamed = await listExportPages(db, scope, fields, formatter, ordered);
+        if (streamed) ({ total, pages } = streamed);
+        else {
+          const ids = (await ordered.select('content_dossier.id').execute()).map((row) => Number(row.id));
+          total = ids.length;
+          pages = chunks(read, ids);
+        }
       }
       return sendFile(reply, scope, 'csv', 'text/csv; charset=utf-8')
         .header('X-Total-Count', String(total))
