@@ -10,10 +10,11 @@ import { type Kysely, sql } from 'kysely';
 // dashboard_rollup: one grouping of one entity. kind 'count': field_id is the list field and
 // date_field_id the date field (null: the creation date, month in Europe/Amsterdam). kind 'sum':
 // field_id is the summed field.
-// dashboard_rollup_delta: signed counts and sums per grouping key, only ever inserted by the
-// statement triggers below in the transaction of every write, so two writers never update one row
-// (no lost update, no lock between them, no deadlock) and a rolled-back write leaves nothing. The
-// application sums them per key and now and then compacts them into one row per key.
+// dashboard_rollup_delta: signed counts and sums per grouping key, inserted by the statement triggers
+// below in the transaction of every write and never updated, so two writers never touch one row (no
+// lost update, no lock between them, no deadlock) and a rolled-back write leaves nothing. The
+// application fills a new rollup, sums the deltas per key and now and then compacts them into one row
+// per key.
 // The key: archived; period ('YYYY-MM'; null without a date; '!' a text the SQL's date cast would
 // refuse); option (the list value's text as the block's SQL reads it). A sum row counts every dossier
 // (total) and sums the values (amount); its '!' row counts values the SQL's numeric cast would refuse.
@@ -43,8 +44,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       period text,
       option text,
       total bigint not null,
-      amount numeric,
-      foreign key (environment_id, rollup_id) references dashboard_rollup (environment_id, id) on delete cascade
+      amount numeric
     )`.execute(db);
   await sql`create index dashboard_rollup_delta_key on dashboard_rollup_delta (environment_id, rollup_id, archived)`.execute(
     db,
@@ -82,6 +82,19 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       from (select row_values ->> field_id::text as v) s
       where kind = 'sum' and v !~ '^\\s*[-+]?([0-9]+\\.?[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]{1,3})?\\s*$'
     $$`.execute(db);
+
+  // No foreign key to dashboard_rollup: its check would lock the rollup row, and a write racing the
+  // deletion of a rollup would fail on it. A deleted rollup's deltas go with it here; a racing write's
+  // deltas of a deleted rollup are never read (ids are not reused) and are swept by the application.
+  await sql`
+    create function forget_rollup_deltas() returns trigger language plpgsql as $$
+    begin
+      delete from dashboard_rollup_delta d using old_rows o
+      where d.environment_id = o.environment_id and d.rollup_id = o.id;
+      return null;
+    end $$`.execute(db);
+  await sql`create trigger dashboard_rollup_deleted after delete on dashboard_rollup
+    referencing old table as old_rows for each statement execute function forget_rollup_deltas()`.execute(db);
 
   const apply = (changed: ReturnType<typeof sql>) => sql`
     insert into dashboard_rollup_delta (environment_id, rollup_id, archived, period, option, total, amount)
@@ -121,6 +134,8 @@ export async function down(db: Kysely<unknown>): Promise<void> {
     'content_dossier_delete_rollups',
   ])
     await sql`drop trigger ${sql.id(trigger)} on content_dossier`.execute(db);
+  await sql`drop trigger dashboard_rollup_deleted on dashboard_rollup`.execute(db);
+  await sql`drop function forget_rollup_deltas()`.execute(db);
   await sql`drop function roll_up_dossiers()`.execute(db);
   await sql`drop function dashboard_rollup_keys(text, integer, integer, jsonb, timestamptz)`.execute(db);
   await sql`drop function dashboard_rollup_month(text)`.execute(db);

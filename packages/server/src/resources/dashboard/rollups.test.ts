@@ -331,6 +331,8 @@ describe('dashboard rollups', () => {
   it('count a write that began before the rollup existed exactly once', async () => {
     const { red } = c.options;
     await t.db.deleteFrom('dashboard_rollup').where('def_dossier_id', '=', c.client.id).execute();
+    // a rollup's deltas go with it
+    expect(await deltaRows()).toBe(0);
     let earning: Promise<boolean> | undefined;
     await t.db.transaction().execute(async (trx) => {
       await trx

@@ -157,6 +157,21 @@ export async function earnRollup(db: Db, g: Grouping): Promise<boolean> {
       ]),
     )
     .execute();
+  // deltas a write inserted while its rollup was being deleted
+  await db
+    .deleteFrom('dashboard_rollup_delta')
+    .where('environment_id', '=', g.environmentId)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('dashboard_rollup as r')
+            .select('r.id')
+            .whereRef('r.environment_id', '=', 'dashboard_rollup_delta.environment_id')
+            .whereRef('r.id', '=', 'dashboard_rollup_delta.rollup_id'),
+        ),
+      ),
+    )
+    .execute();
   const { n } = await db
     .selectFrom('dashboard_rollup')
     .select(sql<string>`count(*)`.as('n'))
@@ -245,7 +260,7 @@ async function writersEnded(db: Db): Promise<boolean> {
 /**
  * One row per key instead of its deltas. Deletes only the deltas its snapshot sees (a delta being
  * written meanwhile stays) and puts their sums back in the same statement; the rollup row's lock keeps
- * two compactions apart (the triggers' foreign key checks do not wait for it).
+ * two compactions apart (the triggers never lock it).
  */
 export async function compactRollup(db: Db, environmentId: number, rollupId: number): Promise<void> {
   await db.transaction().execute(async (trx) => {
