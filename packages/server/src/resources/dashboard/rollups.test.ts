@@ -356,6 +356,32 @@ describe('dashboard rollups', () => {
     await expectExact('earned beside a write');
   });
 
+  it('are dropped when nobody read them for 30 days, and earned again when asked', async () => {
+    const [byDate, byCreation] = groupings();
+    await t.db
+      .updateTable('dashboard_rollup')
+      .set({ used_at: sql`now() - interval '31 days'` })
+      .where('def_dossier_id', '=', c.client.id)
+      .where('date_field_id', '=', byDate.dateFieldId)
+      .execute();
+    // the next earning in the environment sweeps it
+    await t.db
+      .deleteFrom('dashboard_rollup')
+      .where('date_field_id', 'is', null)
+      .where('kind', '=', 'count')
+      .execute();
+    expect(await earnRollup(t.db, byCreation)).toBe(true);
+    const left = await t.db
+      .selectFrom('dashboard_rollup')
+      .select(['kind', 'date_field_id'])
+      .where('def_dossier_id', '=', c.client.id)
+      .execute();
+    expect(left).toHaveLength(2);
+    expect(left.some((r) => r.date_field_id === byDate.dateFieldId)).toBe(false);
+    await data(blocks.byDate);
+    await expectExact('earned again');
+  });
+
   it('leave a value the SQL cannot read to the SQL', async () => {
     const [, , sum] = groupings();
     await insertDossier(t, c.client, 'odd amount', { [key(c.fields.amount.dataField)]: 'not a number' });

@@ -56,7 +56,8 @@ const ofGrouping = (db: Db, g: Grouping) => {
  */
 async function keyTotals(db: Db, g: Grouping): Promise<KeyTotal[] | null> {
   const rollup = await ofGrouping(db, g).executeTakeFirst();
-  if (!rollup) {
+  // none yet, or a fill that never finished (its node stopped): earned again, the SQL answers meanwhile
+  if (!rollup || (!rollup.ready && rollup.stale)) {
     runEntityIndexJob(db, g.entityId, () => earnRollup(db, g));
     return null;
   }
