@@ -488,6 +488,33 @@ export interface OptionCountTable {
   total: number;
 }
 
+/** A dashboard block's earned grouping of one entity (migration 2026-11-28T1840). */
+export interface DashboardRollupTable {
+  environment_id: number;
+  id: Generated<number>;
+  def_dossier_id: number;
+  kind: 'count' | 'sum';
+  /** the list field (count) or the summed field (sum) */
+  field_id: number;
+  /** count: the date field, null for the creation date */
+  date_field_id: number | null;
+  /** filled: its counts are complete (the triggers keep it from its creation on) */
+  ready: Generated<boolean>;
+  used_at: Generated<Date>;
+}
+
+/** Signed counts and sums per rollup key, inserted by triggers, summed by the reader. */
+export interface DashboardRollupDeltaTable {
+  environment_id: number;
+  rollup_id: number;
+  archived: boolean;
+  /** 'YYYY-MM', null without a date, '!' a value the block's SQL cannot cast */
+  period: string | null;
+  option: string | null;
+  total: number;
+  amount: string | null;
+}
+
 export interface EntityDataVersionTable {
   def_dossier_id: number;
   version: Generated<string>;
@@ -590,6 +617,8 @@ export interface Database {
   entity_dossier_count: EntityDossierCountTable;
   option_count_field: OptionCountFieldTable;
   option_count: OptionCountTable;
+  dashboard_rollup: DashboardRollupTable;
+  dashboard_rollup_delta: DashboardRollupDeltaTable;
   summary_refresh: SummaryRefreshTable;
   sign_in: SignInTable;
   member_activity_day: MemberActivityDayTable;

@@ -10,11 +10,13 @@ import type { EnvironmentAccess } from '../../policy/environment';
 import type { Column } from '../../query/compile/columns';
 import { archivedSql } from '../../query/compile/document';
 import { linkedToDossier } from '../../query/compile/links';
+import { valueExpression } from '../../query/field-expression';
 import { roomsOf } from '../../realtime/rooms';
 import { openDossier } from '../content-dossier/read-model';
 import { listDossiers } from '../content-dossier-list/service';
 import { compileForUser, entityScope, savedQueryOf } from '../dossier-query/service';
 import { type BlockRow, blockShownTo } from './blocks';
+import { rolledUpCounts, rolledUpSum } from './rollups';
 import { activeUsers, newDossierStatistics, onlineUsers } from './statistics';
 
 // The data of each block type, computed on the server from the dossiers the user may see: the block's
@@ -54,6 +56,8 @@ async function filteredSet(ctx: Context) {
   authorize(canShowDossiers({ permissions: await entityPermissions(db, access, entityId) }));
   const scope = await entityScope(db, access, entityId);
   let condition: RawBuilder<boolean> = archivedSql('content_dossier', 'none_archived');
+  // the entity's not archived dossiers, no more conditions: what the rollups (rollups.ts) count
+  let whole = true;
   if (block.dossier_query_id) {
     const query = await db
       .selectFrom('dossier_query')
@@ -61,7 +65,10 @@ async function filteredSet(ctx: Context) {
       .where('id', '=', block.dossier_query_id)
       .where('environment_id', '=', access.environment.id)
       .executeTakeFirst();
-    if (query) ({ condition } = await compileForUser(db, access, user, entityId, query.data));
+    if (query) {
+      ({ condition } = await compileForUser(db, access, user, entityId, query.data));
+      whole = false;
+    }
   }
   // block_link: the block about one dossier shows the dossiers linked to it through the link
   if (params.dossier && params.linkId) {
@@ -77,6 +84,7 @@ async function filteredSet(ctx: Context) {
     // the link read both ways: the block's entity may be either side of it
     const linked = linkedToDossier(access.environment.id, Number(dossier.id), link.id, link.id);
     condition = sql<boolean>`(${condition} and content_dossier.id in (${linked}))`;
+    whole = false;
   }
   const from = () =>
     db
@@ -91,7 +99,7 @@ async function filteredSet(ctx: Context) {
     if (column?.kind !== 'field') throw forbidden(BLOCK_DATA_MESSAGES.hiddenField);
     return column;
   };
-  return { from, field, entityId };
+  return { from, field, entityId, whole };
 }
 
 const PERIOD_FORMATS: Record<string, string> = {
@@ -141,14 +149,34 @@ async function countListOptions(ctx: Context) {
     ctx.block.settings.use_creation_date || !ctx.block.settings.date_field
       ? null
       : set.field(ctx.block.settings.date_field);
-  const period = periodOf(dateColumn, dateFormatOf(ctx));
+  const format = dateFormatOf(ctx);
+  const period = periodOf(dateColumn, format);
   const option = sql.raw(`(${list.expression} #>> '{}')`);
-  const rows = await set
-    .from()
-    .select([period.as('period'), option.as('option'), sql<string>`count(*)`.as('count')])
-    .groupBy([sql`1`, sql`2`])
-    .orderBy(sql`1`)
-    .execute();
+  // the rollup counts these very expressions; any other (a changed field type) is read by the SQL
+  const rolledUp =
+    set.whole &&
+    list.expression === valueExpression(list.dataFieldId, 'jsonb') &&
+    (!dateColumn || dateColumn.expression === valueExpression(dateColumn.dataFieldId, 'text'))
+      ? await rolledUpCounts(
+          ctx.db,
+          {
+            environmentId: ctx.access.environment.id,
+            entityId: set.entityId,
+            kind: 'count',
+            fieldId: list.dataFieldId,
+            dateFieldId: dateColumn?.dataFieldId ?? null,
+          },
+          format as (typeof DATE_FORMATS)[number],
+        )
+      : null;
+  const rows =
+    rolledUp ??
+    (await set
+      .from()
+      .select([period.as('period'), option.as('option'), sql<string>`count(*)`.as('count')])
+      .groupBy([sql`1`, sql`2`])
+      .orderBy(sql`1`)
+      .execute());
   const shown = new Set(options.map((o) => String(o.id)));
   return {
     options,
@@ -217,13 +245,25 @@ async function sumFields(ctx: Context) {
   const column = set.field(ctx.block.settings.sum_field);
   if (column.cast !== 'numeric' && column.cast !== 'bigint')
     throw badRequest({ sum_field: BLOCK_DATA_MESSAGES.notSupported });
-  const row = await set
-    .from()
-    .select([
-      sql<string | null>`sum(${sql.raw(column.expression)})`.as('sum'),
-      sql<string>`count(*)`.as('count'),
-    ])
-    .executeTakeFirstOrThrow();
+  const rolledUp =
+    set.whole && column.expression === valueExpression(column.dataFieldId, 'numeric')
+      ? await rolledUpSum(ctx.db, {
+          environmentId: ctx.access.environment.id,
+          entityId: set.entityId,
+          kind: 'sum',
+          fieldId: column.dataFieldId,
+          dateFieldId: null,
+        })
+      : null;
+  const row =
+    rolledUp ??
+    (await set
+      .from()
+      .select([
+        sql<string | null>`sum(${sql.raw(column.expression)})`.as('sum'),
+        sql<string>`count(*)`.as('count'),
+      ])
+      .executeTakeFirstOrThrow());
   return { sum: row.sum === null ? 0 : Number(row.sum), count: Number(row.count) };
 }
 
