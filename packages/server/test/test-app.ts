@@ -111,7 +111,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  /** work that must happen before ready(), as attachRealtime's hooks */
+  { beforeReady }: { beforeReady?: (app: FastifyInstance) => Promise<void> } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = testConfig(overrides);
   let signIns = 0;
@@ -120,6 +124,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     db: database.db,
     jwtSecret: new TextEncoder().encode('test-secret-of-enough-length!!'),
   });
+  await beforeReady?.(app);
   await app.ready();
   return {
     app,
