@@ -57,6 +57,9 @@ export function testPostgresUrl(): string {
 export interface TestDatabase {
   db: Db;
   kind: TestDatabaseKind;
+  /** on a PostgreSQL server: its connection string and the schema of this database (for child processes) */
+  url?: string;
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -70,6 +73,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     return {
       db,
       kind,
+      url: testPostgresUrl(),
+      schema,
       async close() {
         await dropSchema(db, schema);
         await db.destroy();
