@@ -94,6 +94,8 @@ export function RealtimeSync() {
         notifications.show({
           id: SOCKET_ERROR_TOAST,
           color: 'red',
+          // it stays while the connection fails, and goes when socket.io has reconnected
+          autoClose: false,
           message: t('realtime.socket_error'),
           role: 'alert',
           'data-testid': 'notification-socket-error',
