@@ -178,7 +178,13 @@ export function DossierTable(props: DossierTableProps) {
                 <Table.Td>
                   <Group gap={4} wrap="nowrap" justify="flex-start">
                     {recent.has(dossier.id) ? (
-                      <Badge size="sm" color="yellow" c="dark" data-testid="dossier-new-badge">
+                      <Badge
+                        size="sm"
+                        color="yellow"
+                        c="dark"
+                        style={{ flexShrink: 0, overflow: 'visible' }}
+                        data-testid="dossier-new-badge"
+                      >
                         {t('dossier_list.new_row')}
                       </Badge>
                     ) : null}
