@@ -46,7 +46,9 @@ export async function attachRealtime(app: FastifyInstance): Promise<Server> {
     for (const client of [pub, sub])
       client.on('error', (error: Error) => app.log.warn({ err: error }, 'Redis connection error'));
     await Promise.all([pub.connect(), sub.connect()]);
-    io.adapter(createAdapter(pub, sub));
+    // Nodes of one deployment share a schema; deployments (and test runs) on one Redis with schemas of
+    // their own must not hear each other's rooms, whose environment ids would collide.
+    io.adapter(createAdapter(pub, sub, { key: `socket.io:${app.config.databaseSchema ?? 'public'}` }));
     app.addHook('onClose', async () => {
       await Promise.allSettled([pub.quit(), sub.quit()]);
     });
