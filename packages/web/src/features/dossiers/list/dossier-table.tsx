@@ -181,7 +181,6 @@ export function DossierTable(props: DossierTableProps) {
                       <Badge
                         size="sm"
                         color="yellow"
-                        c="dark"
                         style={{ flexShrink: 0, overflow: 'visible' }}
                         data-testid="dossier-new-badge"
                       >
