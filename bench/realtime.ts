@@ -105,6 +105,8 @@ try {
   const writer = await signIn(nodeA, 'rt_0', PASSWORD);
   const perWrite: number[] = [];
   const answers: number[] = [];
+  // receipt minus the POST's answer: what delivery adds to the write (negative: heard before the answer)
+  const afterAnswer: number[] = [];
   const all: number[] = [];
   for (let w = 0; w < WARM_UP + WRITES; w++) {
     const start = performance.now();
@@ -138,6 +140,7 @@ try {
     if (w < WARM_UP) continue;
     all.push(...times);
     answers.push(answered);
+    for (const t of times) afterAnswer.push(t - answered);
     perWrite.push(Math.max(...times));
   }
   all.sort((a, b) => a - b);
@@ -153,6 +156,10 @@ try {
   answers.sort((a, b) => a - b);
   console.log(
     `  the POST's own answer: p50 ${ms(percentile(answers, 50))}, p95 ${ms(percentile(answers, 95))}`,
+  );
+  afterAnswer.sort((a, b) => a - b);
+  console.log(
+    `  receipt relative to the POST's answer: p50 ${ms(percentile(afterAnswer, 50))}, p95 ${ms(percentile(afterAnswer, 95))}`,
   );
   console.log(
     `  load average after: ${os
