@@ -8,8 +8,12 @@ let viewing: number | null = null;
 // Listeners of server events: kept here, so that a new connection (after a new password) hears them too.
 type Listener = (payload: unknown) => void;
 const listeners = new Map<string, Set<Listener>>();
-/** Told when the connection fails (true) and when it works again (false). */
-const failureListeners = new Set<(failed: boolean) => void>();
+/**
+ * Told when the connection fails (true) and when it works again (false); `retrying`: socket.io tries
+ * again by itself (a lost network), or not (the server refused the session).
+ */
+type FailureListener = (failed: boolean, retrying: boolean) => void;
+const failureListeners = new Set<FailureListener>();
 
 /** Joins the room, then opens the dossier being viewed: the server checks the room first. */
 async function enterRoom(s: Socket, environmentId: number) {
@@ -28,12 +32,12 @@ function getSocket(): Socket {
     socket = s;
     // Rooms are lost on reconnect; join again.
     s.on('connect', () => {
-      for (const listener of failureListeners) listener(false);
+      for (const listener of failureListeners) listener(false, true);
       if (room !== null) void enterRoom(s, room);
     });
     s.on('connect_error', () => {
       // before an environment is chosen nobody waits for events: nothing to tell
-      if (room !== null) for (const listener of failureListeners) listener(true);
+      if (room !== null) for (const listener of failureListeners) listener(true, s.active);
     });
     for (const [event, set] of listeners) for (const listener of set) s.on(event, listener);
   }
@@ -81,7 +85,7 @@ export function onRealtimeEvent<T>(event: string, listener: (payload: T) => void
 }
 
 /** Hears when the connection fails and when it works again; returns the way to stop. */
-export function onRealtimeFailure(listener: (failed: boolean) => void): () => void {
+export function onRealtimeFailure(listener: FailureListener): () => void {
   failureListeners.add(listener);
   return () => {
     failureListeners.delete(listener);

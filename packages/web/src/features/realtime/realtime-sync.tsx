@@ -83,7 +83,7 @@ export function RealtimeSync() {
         batch.embedded = true;
         schedule();
       }),
-      onRealtimeFailure((failed) => {
+      onRealtimeFailure((failed, retrying) => {
         if (!failed) {
           failing = false;
           return notifications.hide(SOCKET_ERROR_TOAST);
@@ -94,8 +94,8 @@ export function RealtimeSync() {
         notifications.show({
           id: SOCKET_ERROR_TOAST,
           color: 'red',
-          // it stays while the connection fails, and goes when socket.io has reconnected
-          autoClose: false,
+          // it stays while socket.io tries again, and goes when it has reconnected
+          autoClose: retrying ? false : 10_000,
           message: t('realtime.socket_error'),
           role: 'alert',
           'data-testid': 'notification-socket-error',
