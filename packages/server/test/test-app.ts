@@ -57,6 +57,9 @@ export function testPostgresUrl(): string {
 export interface TestDatabase {
   db: Db;
   kind: TestDatabaseKind;
+  /** on a PostgreSQL server: its connection string and the schema of this database (for child processes) */
+  url?: string;
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -70,6 +73,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     return {
       db,
       kind,
+      url: testPostgresUrl(),
+      schema,
       async close() {
         await dropSchema(db, schema);
         await db.destroy();
@@ -111,7 +116,11 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  /** work that must happen before ready(), as attachRealtime's hooks */
+  { beforeReady }: { beforeReady?: (app: FastifyInstance) => Promise<void> } = {},
+): Promise<TestApp> {
   const database = await createTestDatabase();
   const config = testConfig(overrides);
   let signIns = 0;
@@ -120,6 +129,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     db: database.db,
     jwtSecret: new TextEncoder().encode('test-secret-of-enough-length!!'),
   });
+  await beforeReady?.(app);
   await app.ready();
   return {
     app,

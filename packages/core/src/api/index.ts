@@ -16,5 +16,6 @@ export * from './log';
 export * from './member';
 export * from './message';
 export * from './profile';
+export * from './realtime';
 export * from './security';
 export * from './subscription';

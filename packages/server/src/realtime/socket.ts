@@ -9,6 +9,7 @@ import { ACCESS_COOKIE, type SessionClaims } from '../auth/session';
 import { HttpError } from '../http-errors';
 import { openEnvironment } from '../policy/environment';
 import { mustReplacePassword } from '../policy/user';
+import { announcePresence, leaveViewing, servePresence } from './presence';
 import { environmentRoom, sessionRoom, userRoom } from './rooms';
 
 const joinSchema = z.object({ environment: z.union([idSchema, idParamSchema]) });
@@ -45,7 +46,9 @@ export async function attachRealtime(app: FastifyInstance): Promise<Server> {
     for (const client of [pub, sub])
       client.on('error', (error: Error) => app.log.warn({ err: error }, 'Redis connection error'));
     await Promise.all([pub.connect(), sub.connect()]);
-    io.adapter(createAdapter(pub, sub));
+    // Nodes of one deployment share a schema; deployments (and test runs) on one Redis with schemas of
+    // their own must not hear each other's rooms, whose environment ids would collide.
+    io.adapter(createAdapter(pub, sub, { key: `socket.io:${app.config.databaseSchema ?? 'public'}` }));
     app.addHook('onClose', async () => {
       await Promise.allSettled([pub.quit(), sub.quit()]);
     });
@@ -82,8 +85,11 @@ export async function attachRealtime(app: FastifyInstance): Promise<Server> {
         // no environment's events until a key login's password is replaced, as for every call
         if (mustReplacePassword(user)) return ack?.({ ok: false, message: PASSWORD_UPDATE_REQUIRED });
         await openEnvironment(app.db, user, environment);
-        for (const room of socket.rooms) if (room.startsWith('environment:')) await socket.leave(room);
-        await socket.join(environmentRoom(environment));
+        const room = environmentRoom(environment);
+        for (const r of socket.rooms) if (r.startsWith('environment:') && r !== room) await socket.leave(r);
+        // the dossiers open in another environment are closed (joining the same one again keeps them)
+        await leaveViewing(app, io, socket, environment);
+        await socket.join(room);
         ack?.({ ok: true });
       } catch (error) {
         // The policy's refusals (404, inactive) are our own texts; anything else stays in the log.
@@ -92,11 +98,12 @@ export async function attachRealtime(app: FastifyInstance): Promise<Server> {
         ack?.({ ok: false, message: known ? (error.body.message as string) : JOIN_MESSAGES.refused });
       }
     });
+    servePresence(app, io, socket);
   });
 
   app.addHook('onClose', async () => {
     await io.close();
   });
-  app.realtime.serve(io);
+  app.realtime.serve(io, (room) => announcePresence(app, io, room));
   return io;
 }

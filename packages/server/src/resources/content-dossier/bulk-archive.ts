@@ -4,6 +4,7 @@ import type { UserRow } from '../../db/schema';
 import { HttpError } from '../../http-errors';
 import { canArchiveDossier, canShowDossiers } from '../../policy/dossier';
 import { type EntityScope, openEntityScope } from '../../policy/entity';
+import { announceDossiers } from '../../realtime/dossier-events';
 import { isBacklink } from './links';
 import { noticeSubscribers, pushNotices } from './subscription-notices';
 
@@ -55,9 +56,11 @@ export async function archiveMany(
   if (allowed.length === 0) return { done: [], failed };
   const access = (scopes.get(allowed[0].entityId) as EntityScope).access;
 
+  const written: Row[] = [];
   const notified = await db.transaction().execute(async (trx) => {
     const noticed: number[] = [];
     const write = async (batch: Row[]) => {
+      written.push(...batch);
       // each written dossier's subscribers hear of it, as setArchived tells them
       for (const r of batch)
         noticed.push(...(await noticeSubscribers(trx, access, r.id, archived ? 'archive' : 'change')));
@@ -146,5 +149,6 @@ export async function archiveMany(
     return noticed;
   });
   await pushNotices(db, environmentId, [...new Set(notified)]);
+  announceDossiers(db, environmentId, 'archived', written, user.id, { archived });
   return { done: allowed.map((r) => r.id), failed };
 }

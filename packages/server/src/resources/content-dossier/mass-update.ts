@@ -19,7 +19,7 @@ import { EDIT_VIEWS, itemMap } from './items';
 import { linkedIds } from './links';
 import { normaliseValues } from './normalise';
 import type { DossierRow } from './read-model';
-import { storeUpdate } from './service';
+import { announceChanged, storeUpdate } from './service';
 import { noticeSubscribers, pushNotices } from './subscription-notices';
 
 // PUT /api/contentdossier/massupdate: the same values written to many dossiers of one entity, all in
@@ -196,6 +196,12 @@ export async function massUpdate(
     return noticed;
   });
   await pushNotices(db, environmentId, [...new Set(notified)]);
+  announceChanged(
+    db,
+    scope,
+    plans.map((p) => p.id),
+    plans.flatMap((p) => p.links),
+  );
   return plans.length;
 }
 

@@ -11,6 +11,7 @@ import { badRequest, notFound } from '../../http-errors';
 import { type LinkRow, type VisibleItem, visibleItems } from '../../policy/display-item';
 import { authorize, canArchiveDossier, canDeleteDossier, holds } from '../../policy/dossier';
 import { openEntityScope } from '../../policy/entity';
+import { announceDossiers } from '../../realtime/dossier-events';
 import { checkRequired } from './checks';
 import { computeServerValues } from './computed-values';
 import { writeLog } from './dossier-log';
@@ -274,5 +275,13 @@ export async function mergeDossiers(
     return { id, notified };
   });
   await pushNotices(db, environmentId, [...new Set(notified)]);
+  const sender = user.id;
+  const entityId = scope.entity.id;
+  const olds = [leftId, rightId].map((id) => ({ id, entityId }));
+  announceDossiers(db, environmentId, 'created', [{ id: mergedId, entityId }], sender);
+  if (action === 'delete') announceDossiers(db, environmentId, 'deleted', olds, sender);
+  else if (action === 'archive')
+    announceDossiers(db, environmentId, 'archived', olds, sender, { archived: true });
+  else announceDossiers(db, environmentId, 'changed', olds, sender);
   return mergedId;
 }

@@ -21,7 +21,7 @@ import { createdChanges } from './dossier-log';
 import { EDIT_VIEWS, itemMap } from './items';
 import { embeddedParent } from './links';
 import { normaliseValues } from './normalise';
-import { storeCreated } from './service';
+import { announceCreated, storeCreated } from './service';
 
 // POST /api/contentdossier/series: the multiple create modal's dossiers, one per date of a
 // repeating rule (core/recurrence), in one call and one transaction: all are created or none. The
@@ -101,7 +101,7 @@ export async function createSeries(
     throw new HttpError(400, { errors: first, report });
   }
 
-  return db.transaction().execute(async (trx) => {
+  const created = await db.transaction().execute(async (trx) => {
     const ids: number[] = [];
     for (const { date, values } of planned) {
       const submitted = { ...input.values, [dateKey]: date };
@@ -113,4 +113,6 @@ export async function createSeries(
     }
     return ids;
   });
+  await announceCreated(db, scope, created, normalised.links, embedded);
+  return created;
 }

@@ -13,6 +13,12 @@ import {
   isReadOnly,
 } from '../../policy/dossier';
 import type { EntityScope } from '../../policy/entity';
+import {
+  announceDossiers,
+  announceEmbedded,
+  announceLinks,
+  linkDisplayItems,
+} from '../../realtime/dossier-events';
 import { checkDuplicates, checkRequired } from './checks';
 import { computeServerValues } from './computed-values';
 import { createdChanges, updatedChanges, writeLog } from './dossier-log';
@@ -48,13 +54,47 @@ export async function createDossier(
   if (Object.keys(normalised.errors).length) throw badRequest(normalised.errors);
   if (!input.ignore_existing) await checkDuplicates(db, scope, items, normalised.values, null);
 
-  return db
+  const id = await db
     .transaction()
     .execute((trx) =>
       storeCreated(db, trx, scope, { ...normalised.values }, normalised.links, embedded, (values, links) =>
         createdChanges(items, input.values, { values, links }),
       ),
     );
+  await announceCreated(db, scope, [id], normalised.links, embedded);
+  return id;
+}
+
+/** After the commit of new dossiers: created, and the embedded list's display item update. */
+export async function announceCreated(
+  db: Db,
+  scope: EntityScope,
+  ids: number[],
+  linkWrites: { item: VisibleItem; ids: number[] }[],
+  embedded: { link: LinkRow; parentId: number } | null,
+) {
+  const environmentId = scope.access.environment.id;
+  const sender = scope.access.user.id;
+  const links = embedded ? [{ linkId: embedded.link.id, parentId: embedded.parentId }] : undefined;
+  announceDossiers(
+    db,
+    environmentId,
+    'created',
+    ids.map((id) => ({ id, entityId: scope.entity.id })),
+    sender,
+    links ? { links } : {},
+  );
+  const written = linkWrites.flatMap((l) => (l.item.link && l.ids.length ? [l.item.link.id] : []));
+  for (const id of ids) announceLinks(db, environmentId, id, written, sender);
+  if (embedded) {
+    // after the commit a failed read must not turn the saved dossier into an error answer
+    const displayItems = await linkDisplayItems(db, environmentId, embedded.link.id).catch(() => []);
+    announceEmbedded(db, environmentId, ids, sender, {
+      linkId: embedded.link.id,
+      parentId: embedded.parentId,
+      displayItems,
+    });
+  }
 }
 
 /**
@@ -160,6 +200,22 @@ export async function updateDossier(
     return noticeSubscribers(trx, scope.access, id, 'change');
   });
   await pushNotices(db, scope.access.environment.id, notified);
+  announceChanged(db, scope, [Number(dossier.id)], normalised.links);
+}
+
+/** After the commit of changed dossiers: changed, and the links written through their link fields. */
+export function announceChanged(
+  db: Db,
+  scope: EntityScope,
+  ids: number[],
+  linkWrites: { item: VisibleItem; ids: number[] }[],
+) {
+  const environmentId = scope.access.environment.id;
+  const sender = scope.access.user.id;
+  const written = ids.map((id) => ({ id, entityId: scope.entity.id }));
+  announceDossiers(db, environmentId, 'changed', written, sender);
+  const links = linkWrites.flatMap((l) => (l.item.link ? [l.item.link.id] : []));
+  for (const id of ids) announceLinks(db, environmentId, id, links, sender);
 }
 
 /**
@@ -204,8 +260,10 @@ export async function setArchived(db: Db, scope: EntityScope, dossier: DossierRo
   authorize(canArchiveDossier(scope));
   const environmentId = scope.access.environment.id;
   const notified: number[] = [];
+  const archivedNow: { id: number; entityId: number }[] = [];
   await db.transaction().execute(async (trx) => {
     const write = async (id: number, entityId: number, was: boolean) => {
+      archivedNow.push({ id, entityId });
       await trx
         .updateTable('content_dossier')
         .set({ archived, modified_by: scope.access.user.id, modified_at: new Date() })
@@ -241,6 +299,7 @@ export async function setArchived(db: Db, scope: EntityScope, dossier: DossierRo
     await cascade(Number(dossier.id), dossier.def_dossier_id);
   });
   await pushNotices(db, environmentId, notified);
+  announceDossiers(db, environmentId, 'archived', archivedNow, scope.access.user.id, { archived });
 }
 
 async function isArchivable(db: Db, environmentId: number, entityId: number) {
@@ -258,6 +317,7 @@ export async function deleteDossier(db: Db, scope: EntityScope, dossier: Dossier
   authorize(canDeleteDossier(scope));
   const environmentId = scope.access.environment.id;
   const notified: number[] = [];
+  const deleted: { id: number; entityId: number }[] = [];
   await db.transaction().execute(async (trx) => {
     const seen = new Set<number>();
     const remove = async (id: number, entityId: number) => {
@@ -276,10 +336,12 @@ export async function deleteDossier(db: Db, scope: EntityScope, dossier: Dossier
         .where('id', '=', id)
         .where('environment_id', '=', environmentId)
         .execute();
+      deleted.push({ id, entityId });
     };
     await remove(Number(dossier.id), dossier.def_dossier_id);
   });
   await pushNotices(db, environmentId, notified);
+  announceDossiers(db, environmentId, 'deleted', deleted, scope.access.user.id);
 }
 
 /** The list field behind a display item of an edit view the user may see; 400 otherwise. */

@@ -16,6 +16,7 @@ import {
 import { ComposeHost } from '../../features/messages/compose-modal';
 import { MessageBell } from '../../features/messages/message-bell';
 import { PopupMessages } from '../../features/messages/popup-messages';
+import { RealtimeSync } from '../../features/realtime/realtime-sync';
 import { isBuiltRoute } from '../built-routes';
 import { truncate } from '../format';
 import { HelpContact } from '../help-contact';
@@ -180,6 +181,7 @@ export function MainShell() {
       <NewLinkedDossierHost />
       <LinkFilterHost />
       {token?.abilities?.canHoldSubscriptions && <SubscriptionNotice />}
+      <RealtimeSync />
     </AppShell>
   );
 }

@@ -11,6 +11,7 @@ import { useFieldLocale } from '../../fields/shared';
 import { environmentStore, useEnvironment } from '../environments/environment-store';
 import { getEnvironment } from '../environments/environments-api';
 import { DossierHistory } from '../log/dossier-history';
+import { DossierViewers } from '../realtime/dossier-viewers';
 import { DossierActionBar } from './detail/action-bar';
 import { detailValues } from './detail/dossier-data';
 import { DetailHeader } from './detail-header';
@@ -194,16 +195,19 @@ export function DossierDetailPage() {
         detail={data}
         typeName={names.name}
         actions={
-          <DossierActionBar
-            detail={data}
-            abilities={access.data.abilities}
-            selectedTab={selected ? selected.id : null}
-            extra={
-              access.data.abilities.canReadLog ? (
-                <DossierHistory dossierId={id} environmentId={data.dossier.environment_id} />
-              ) : null
-            }
-          />
+          <>
+            <DossierViewers dossierId={id} />
+            <DossierActionBar
+              detail={data}
+              abilities={access.data.abilities}
+              selectedTab={selected ? selected.id : null}
+              extra={
+                access.data.abilities.canReadLog ? (
+                  <DossierHistory dossierId={id} environmentId={data.dossier.environment_id} />
+                ) : null
+              }
+            />
+          </>
         }
       />
       {archived ? (

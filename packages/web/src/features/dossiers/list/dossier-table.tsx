@@ -1,6 +1,7 @@
 import type { Aggregation, AggregationResult, DisplayItem, Dossier, ListOption } from '@dossierbase/core';
 import {
   ActionIcon,
+  Badge,
   Checkbox,
   Group,
   Select,
@@ -24,6 +25,7 @@ import type { MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FieldDisplay, FORMAT_LOCALE, itemLabel, type UserOption } from '../../../fields';
 import { useFieldLocale } from '../../../fields/shared';
+import { useRecentlyCreated } from '../../realtime/recent-rows';
 import { formatAggregate } from './aggregates';
 import { aggregationsOf, isSortableItem, type Sort } from './list-params';
 
@@ -60,6 +62,8 @@ export function DossierTable(props: DossierTableProps) {
   const { t } = useTranslation();
   const locale = useFieldLocale();
   const { items, dossiers, selected } = props;
+  // rows another user created in the last 30 s (realtime)
+  const recent = useRecentlyCreated();
   const allowed = (id: number) => props.tabsAllowed?.get(id) !== false;
   const selectable = dossiers.filter((d) => allowed(d.id)).map((d) => d.id);
   const allSelected = selectable.length > 0 && selectable.every((id) => selected.has(id));
@@ -134,6 +138,7 @@ export function DossierTable(props: DossierTableProps) {
                 data-testid="dossier-row"
                 data-dossier-id={dossier.id}
                 data-archived={dossier.archived ? 'true' : 'false'}
+                data-highlighted={recent.has(dossier.id) ? 'true' : undefined}
                 data-clickable={open ? 'true' : 'false'}
                 onClick={open ? (event) => rowClick(event, dossier.id) : undefined}
                 // a row that opens is a tab stop and opens with Enter, as a click does
@@ -154,9 +159,11 @@ export function DossierTable(props: DossierTableProps) {
                 bg={
                   selected.has(dossier.id)
                     ? 'var(--mantine-primary-color-light)'
-                    : dossier.archived
-                      ? 'var(--mantine-color-gray-1)'
-                      : undefined
+                    : recent.has(dossier.id)
+                      ? 'var(--mantine-color-yellow-1)'
+                      : dossier.archived
+                        ? 'var(--mantine-color-gray-1)'
+                        : undefined
                 }
               >
                 <Table.Td>
@@ -170,6 +177,16 @@ export function DossierTable(props: DossierTableProps) {
                 </Table.Td>
                 <Table.Td>
                   <Group gap={4} wrap="nowrap" justify="flex-start">
+                    {recent.has(dossier.id) ? (
+                      <Badge
+                        size="sm"
+                        color="yellow"
+                        style={{ flexShrink: 0, overflow: 'visible' }}
+                        data-testid="dossier-new-badge"
+                      >
+                        {t('dossier_list.new_row')}
+                      </Badge>
+                    ) : null}
                     {dossier.archived ? (
                       <Tooltip label={t('dossier_list.archived_badge')}>
                         <IconArchive
