@@ -449,6 +449,20 @@ const ROUTES: Record<string, Case> = {
   'GET /api/contentdossier/is-credential-allowed': {
     fill: (x) => ({ query: { defDossier: x.entity, credential: 'edit', dossier: x.dossier } }),
   },
+  'GET /api/contentdossier/kanban/board': {
+    fill: (x) => ({ query: { defDossier: x.entity, environment: x.environment } }),
+  },
+  'GET /api/contentdossier/kanban': {
+    fill: (x) => ({ query: { defDossier: x.entity, environment: x.environment, option: x.option } }),
+  },
+  'GET /api/contentdossier/calendar': {
+    fill: (x) => ({
+      query: { defDossier: x.entity, environment: x.environment, start: '2026-01-01', end: '2026-02-01' },
+    }),
+  },
+  'PATCH /api/contentdossier/:id/calendar': {
+    fill: (x) => ({ params: { id: x.dossier }, body: { start: '2026-01-02' } }),
+  },
   'POST /api/contentlist/:dossierId/:displayItemId/set': {
     fill: (x) => ({
       params: { dossierId: x.dossier, displayItemId: x.listItem },

@@ -18,3 +18,4 @@ export * from './message';
 export * from './profile';
 export * from './security';
 export * from './subscription';
+export * from './linked-views';
