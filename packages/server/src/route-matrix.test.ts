@@ -592,6 +592,19 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
   const title = await addField(t, project, projectPosition, 'text', `${mark}_title`);
   const option = await buildListOption(t.db, colour.base.id, { text: `${mark} Red` });
   await buildListOption(t.db, colour.base.id, { text: `${mark} Blue` });
+  // the kanban and calendar views of the entity (their list calls and the calendar move)
+  await t.db
+    .updateTable('def_dossier')
+    .set({
+      settings: sql`settings || ${JSON.stringify({
+        kanban_search_field: name.dataField.id,
+        kanban_list_field: colour.dataField.id,
+        calendar_date_field: date.dataField.id,
+        calendar_edit_start: date.dataField.id,
+      })}::jsonb`,
+    })
+    .where('id', '=', entity.id)
+    .execute();
   for (const [owner, field] of [
     [entity, name],
     [project, title],

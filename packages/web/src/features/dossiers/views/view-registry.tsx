@@ -1,14 +1,17 @@
 import type { ComponentType } from 'react';
+import { CalendarView } from './calendar-view';
+import { KanbanView } from './kanban-view';
 import type { LinkedViewName, LinkedViewProps } from './linked-view';
+import { EmbeddedListView } from './list-view';
 
 /**
  * The component of each embedded-list view. A view left undefined is not built (yet): the view
  * switcher offers only the views that the link settings allow and this registry has.
  */
 export const viewRegistry: Record<LinkedViewName, ComponentType<LinkedViewProps> | undefined> = {
-  list: undefined,
-  calendar: undefined,
-  kanban: undefined,
+  list: EmbeddedListView,
+  calendar: CalendarView,
+  kanban: KanbanView,
   timeline: undefined,
   gantt: undefined,
   hourregistration: undefined,
