@@ -1,8 +1,11 @@
-import type { ComponentType } from 'react';
-import { CalendarView } from './calendar-view';
-import { KanbanView } from './kanban-view';
+import { type ComponentType, lazy } from 'react';
 import type { LinkedViewName, LinkedViewProps } from './linked-view';
 import { EmbeddedListView } from './list-view';
+
+// The calendar and kanban bring their libraries: loaded when first shown (the embedded list wraps
+// its view in Suspense).
+const CalendarView = lazy(() => import('./calendar-view').then((m) => ({ default: m.CalendarView })));
+const KanbanView = lazy(() => import('./kanban-view').then((m) => ({ default: m.KanbanView })));
 
 /**
  * The component of each embedded-list view. A view left undefined is not built (yet): the view
