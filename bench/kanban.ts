@@ -137,13 +137,16 @@ try {
     if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
     return body;
   };
-  const column = (option: number) => `/api/contentdossier/kanban?${base}&option=${option}&limit=${PAGE}&page=0`;
+  const column = (option: number) =>
+    `/api/contentdossier/kanban?${base}&option=${option}&limit=${PAGE}&page=0`;
 
   // the answers are what the board shows: 50 cards of 1,000 per column
   for (const option of fx.optionIds) {
     const body = await get(column(option));
     if (body.pager?.items !== CARDS_PER_COLUMN || body.results?.dossiers.length !== PAGE)
-      throw new Error(`column ${option}: ${body.pager?.items} cards, ${body.results?.dossiers.length} on the page`);
+      throw new Error(
+        `column ${option}: ${body.pager?.items} cards, ${body.results?.dossiers.length} on the page`,
+      );
   }
 
   console.log(`\nover HTTP (${ITERATIONS} runs after ${WARMUP} warm-up runs)`);
@@ -151,19 +154,30 @@ try {
     await get(`/api/contentdossier/kanban/board?${base}`);
     await Promise.all(fx.optionIds.map((option) => get(column(option))));
   });
-  line('first page: board, then 5 columns at once', first, `  (target < ${TARGET_MS} ms: ${first.p95 < TARGET_MS ? 'ok' : 'FAIL'})`);
-  line('board call alone', await timedRuns(async () => void (await get(`/api/contentdossier/kanban/board?${base}`))));
+  line(
+    'first page: board, then 5 columns at once',
+    first,
+    `  (target < ${TARGET_MS} ms: ${first.p95 < TARGET_MS ? 'ok' : 'FAIL'})`,
+  );
+  line(
+    'board call alone',
+    await timedRuns(async () => void (await get(`/api/contentdossier/kanban/board?${base}`))),
+  );
   let i = 0;
   const one = await timedRuns(async () => void (await get(column(fx.optionIds[i++ % COLUMNS]))));
   line('one column call (page 0)', one);
   let p = 0;
   line(
     'one column call, next pages (1-19)',
-    await timedRuns(async () => void (await get(`${column(fx.optionIds[0]).replace('page=0', `page=${1 + (p++ % 19)}`)}`))),
+    await timedRuns(
+      async () => void (await get(`${column(fx.optionIds[0]).replace('page=0', `page=${1 + (p++ % 19)}`)}`)),
+    ),
   );
   line(
     'one column call with a search',
-    await timedRuns(async () => void (await get(`${column(fx.optionIds[1])}&search=${encodeURIComponent('Task 1')}`))),
+    await timedRuns(
+      async () => void (await get(`${column(fx.optionIds[1])}&search=${encodeURIComponent('Task 1')}`)),
+    ),
   );
 
   // the same work as raw SQL: the page of a column and its count, as one client of pg
