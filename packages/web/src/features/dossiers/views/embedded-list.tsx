@@ -9,8 +9,8 @@ import { EmbeddedAddModal } from './embedded-add';
 import type { LinkedViewName, LinkedViewProps } from './linked-view';
 import { RowEntryForm } from './row-entry';
 import { EmbeddedSingleView } from './single-view';
+import { allowedViews, startView } from './view-logic';
 import { availableViews, viewRegistry } from './view-registry';
-import { allowedViews } from './views-api';
 
 // A link configured as an embedded list, inside its parent dossier (spec doc 2 section 2): the view
 // switcher (only with more than one view), Add and multi-add, the row entry form, and the chosen view;
@@ -21,12 +21,6 @@ interface Props {
   parentDossierId: number;
   environmentId: number;
   label: ReactNode;
-}
-
-/** The start view: the one configured view, else the list (or the first offered). */
-export function startView(offered: readonly LinkedViewName[]): LinkedViewName | null {
-  if (offered.length === 1) return offered[0];
-  return offered.includes('list') ? 'list' : (offered[0] ?? null);
 }
 
 export function EmbeddedList({ item, parentDossierId, environmentId, label }: Props) {

@@ -25,6 +25,7 @@ import { type SearchFilters, SearchPanel } from '../list/search-panel';
 import { QuickShowModal } from '../quick-modals';
 import { useEnvironmentUsers } from '../use-environment-users';
 import type { LinkedViewProps } from './linked-view';
+import { linkSortParams } from './view-logic';
 import { embeddedParams, useEmbeddedList, useLinkOfParent } from './views-api';
 
 // The list view of an embedded list (spec doc 2 section 2): the parent's linked dossiers in the
@@ -32,20 +33,6 @@ import { embeddedParams, useEmbeddedList, useLinkOfParent } from './views-api';
 // form from the child entity's search items, a pager, and the bulk bar on a selection.
 
 const EMBEDDED_PAGE_SIZE = 10;
-
-/** The link's sort settings (data field ids or dossier data names) as list sort parameters. */
-export function linkSortParams(
-  sorts: readonly { dddfId: number | string; sort: 'ASC' | 'DESC' }[],
-  items: readonly DisplayItem[],
-): [string, 'asc' | 'desc'][] {
-  return sorts.flatMap(({ dddfId, sort }) => {
-    const order = sort === 'DESC' ? 'desc' : 'asc';
-    if (typeof dddfId === 'string' && !/^\d+$/.test(dddfId))
-      return [[dddfId, order] as [string, 'asc' | 'desc']];
-    const item = items.find((i) => i.def_dossier_def_field?.id === Number(dddfId));
-    return item ? [[String(item.id), order] as [string, 'asc' | 'desc']] : [];
-  });
-}
 
 export function EmbeddedListView(props: LinkedViewProps) {
   const { t } = useTranslation();

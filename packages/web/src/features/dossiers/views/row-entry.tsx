@@ -13,17 +13,11 @@ import { initialValues, itemKey } from '../form-logic';
 import { useDossierSubmit } from '../use-dossier-submit';
 import { useEntityLayout } from '../use-entity-layout';
 import { useFieldSources } from '../use-field-sources';
+import { rowInputItems } from './view-logic';
 
 // The row entry form of an embedded list (link setting row_input): the child entity's row_input
 // items in one row, sorted by rank then col; Add creates the dossier with customView=row_input,
 // linked to the parent. Busy while saving; then the form resets and the lists refresh.
-
-/** The row_input items in the order the row shows them: rank, then col. */
-export function rowInputItems(items: readonly DisplayItem[]): DisplayItem[] {
-  return items
-    .filter((item) => item.view === 'row_input')
-    .sort((a, b) => a.rank - b.rank || a.col - b.col || a.id - b.id);
-}
 
 interface Props {
   entityId: number;

@@ -1,6 +1,7 @@
 import { type ComponentType, lazy } from 'react';
 import type { LinkedViewName, LinkedViewProps } from './linked-view';
 import { EmbeddedListView } from './list-view';
+import { offeredViews } from './view-logic';
 
 // The calendar and kanban bring their libraries: loaded when first shown (the embedded list wraps
 // its view in Suspense).
@@ -20,9 +21,6 @@ export const viewRegistry: Record<LinkedViewName, ComponentType<LinkedViewProps>
   hourregistration: undefined,
 };
 
-/** The views to offer: allowed by the link (in the registry's order) and built. */
-export function availableViews(allowed: readonly string[]): LinkedViewName[] {
-  return (Object.keys(viewRegistry) as LinkedViewName[]).filter(
-    (name) => allowed.includes(name) && viewRegistry[name] !== undefined,
-  );
-}
+/** The views to offer: allowed by the link settings and built. */
+export const availableViews = (allowed: readonly string[]) =>
+  offeredViews(allowed, (name) => viewRegistry[name] !== undefined);

@@ -11,7 +11,7 @@ import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-qu
 import { api, apiRequest } from '../../../api/client';
 import { dossierKeys, fetchDossier } from '../dossier-api';
 import { dossierListKeys } from '../list/list-api';
-import type { LinkedViewName, LinkedViewProps } from './linked-view';
+import type { LinkedViewProps } from './linked-view';
 
 // The calls of the embedded list's views. Every key starts with dossierListKeys.all, so whatever
 // invalidates the lists (a write here, a realtime event) reloads the views too.
@@ -52,11 +52,6 @@ export function useLinkOfParent(parentDossierId: number, linkId: number) {
       return link ? { link, settings: parseFieldSettings('link', link.settings) } : null;
     },
   });
-}
-
-/** The views a link's settings allow; none listed: the list alone. */
-export function allowedViews(settings: LinkSettings): LinkedViewName[] {
-  return settings.views.length ? [...settings.views] : ['list'];
 }
 
 /** One page of the embedded list. */
