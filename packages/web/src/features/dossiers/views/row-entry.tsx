@@ -1,4 +1,3 @@
-import type { DisplayItem } from '@dossierbase/core';
 import { ActionIcon, Box, Button, Group, Paper, Tooltip } from '@mantine/core';
 import { IconPlus, IconRefresh, IconX } from '@tabler/icons-react';
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
