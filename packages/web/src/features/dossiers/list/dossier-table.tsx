@@ -54,6 +54,8 @@ interface DossierTableProps {
   showId?: boolean;
   /** rows with checkboxes and a select-all (default); an embedded list that only adds has none */
   selectable?: boolean;
+  /** the aggregation footer (default); an embedded list has none */
+  aggregatable?: boolean;
 }
 
 /** Clicks on controls inside a row (links, buttons, checkboxes) do not open the dossier. */
@@ -254,42 +256,44 @@ export function DossierTable(props: DossierTableProps) {
             );
           })}
         </Table.Tbody>
-        <Table.Tfoot>
-          <Table.Tr>
-            {withSelection ? <Table.Td /> : null}
-            <Table.Td />
-            {props.showId ? <Table.Td /> : null}
-            {items.map((item) => {
-              const choices = aggregationsOf(item);
-              const result = resultOf(item.id);
-              return (
-                <Table.Td key={item.id} valign="top">
-                  {choices.length > 0 ? (
-                    <Stack gap={2}>
-                      <Select
-                        size="xs"
-                        miw={120}
-                        placeholder={t('dossier_list.aggregate.placeholder')}
-                        aria-label={t('dossier_list.aggregate.label', { column: itemLabel(item, locale) })}
-                        data={choices.map((a) => ({ value: a, label: t(`dossier_list.aggregate.${a}`) }))}
-                        value={props.aggregates[item.id] ?? null}
-                        onChange={(value) => props.onAggregate(item.id, (value as Aggregation) ?? null)}
-                        clearable
-                        comboboxProps={{ withinPortal: true }}
-                        data-testid={`dossier-aggregate-${item.id}`}
-                      />
-                      {result ? (
-                        <Text size="sm" fw={600} data-testid={`dossier-aggregate-value-${item.id}`}>
-                          {formatAggregate(item, result, FORMAT_LOCALE)}
-                        </Text>
-                      ) : null}
-                    </Stack>
-                  ) : null}
-                </Table.Td>
-              );
-            })}
-          </Table.Tr>
-        </Table.Tfoot>
+        {props.aggregatable === false ? null : (
+          <Table.Tfoot>
+            <Table.Tr>
+              {withSelection ? <Table.Td /> : null}
+              <Table.Td />
+              {props.showId ? <Table.Td /> : null}
+              {items.map((item) => {
+                const choices = aggregationsOf(item);
+                const result = resultOf(item.id);
+                return (
+                  <Table.Td key={item.id} valign="top">
+                    {choices.length > 0 ? (
+                      <Stack gap={2}>
+                        <Select
+                          size="xs"
+                          miw={120}
+                          placeholder={t('dossier_list.aggregate.placeholder')}
+                          aria-label={t('dossier_list.aggregate.label', { column: itemLabel(item, locale) })}
+                          data={choices.map((a) => ({ value: a, label: t(`dossier_list.aggregate.${a}`) }))}
+                          value={props.aggregates[item.id] ?? null}
+                          onChange={(value) => props.onAggregate(item.id, (value as Aggregation) ?? null)}
+                          clearable
+                          comboboxProps={{ withinPortal: true }}
+                          data-testid={`dossier-aggregate-${item.id}`}
+                        />
+                        {result ? (
+                          <Text size="sm" fw={600} data-testid={`dossier-aggregate-value-${item.id}`}>
+                            {formatAggregate(item, result, FORMAT_LOCALE)}
+                          </Text>
+                        ) : null}
+                      </Stack>
+                    ) : null}
+                  </Table.Td>
+                );
+              })}
+            </Table.Tr>
+          </Table.Tfoot>
+        )}
       </Table>
     </Table.ScrollContainer>
   );

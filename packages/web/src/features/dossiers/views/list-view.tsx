@@ -202,6 +202,7 @@ export function EmbeddedListView(props: LinkedViewProps) {
             canEdit={abilities.canEdit}
             showId={settings?.show_id}
             selectable={selectable}
+            aggregatable={false}
           />
           {data.results.dossiers.length === 0 ? (
             <Text ta="center" c="dimmed" py="sm" data-testid="embedded-list-empty">
