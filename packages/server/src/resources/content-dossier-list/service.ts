@@ -17,7 +17,7 @@ import {
   type ValueSource,
   valueRefsOf,
 } from '@dossierbase/core';
-import { type SelectQueryBuilder, sql } from 'kysely';
+import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { Database, UserRow } from '../../db/schema';
 import { badRequest } from '../../http-errors';
@@ -57,6 +57,10 @@ export const FILTER_VIEWS = ['list', 'search', 'advanced-search'];
 export interface ListOptions {
   /** how the background index sync builds indexes (CONCURRENTLY on PostgreSQL) */
   indexes?: FieldIndexOptions;
+  /** a view's own narrowing (a kanban column, a calendar range), ANDed with the list's filters */
+  condition?: RawBuilder<boolean>;
+  /** the view whose items the answer carries (a calendar or kanban custom view), else 'list' */
+  itemsView?: string;
 }
 
 type Query = Record<string, unknown>;
@@ -167,6 +171,10 @@ async function openList(db: Db, user: UserRow, query: Query, options: ListOption
     params.condition = params.condition ? sql<boolean>`(${params.condition} and ${condition})` : condition;
     if (query.archived === undefined) params.archived = 'both';
   }
+  if (options.condition)
+    params.condition = params.condition
+      ? sql<boolean>`(${params.condition} and ${options.condition})`
+      : options.condition;
   return { access, params, visible };
 }
 
@@ -177,7 +185,10 @@ export async function listDossiers(
   options: ListOptions = {},
 ): Promise<DossierListBody> {
   const { access, params, visible } = await openList(db, user, query, options);
-  const listItems = visible.filter((v) => v.item.view === 'list');
+  const listItems =
+    options.itemsView && options.itemsView !== 'list'
+      ? await visibleItems(db, access, params.defDossierId, [options.itemsView])
+      : visible.filter((v) => v.item.view === 'list');
   const [{ rows, dataVersion }, items] = await Promise.all([
     pageWithRelations(db, params, pageLinks(listItems)),
     presentItems(db, access, listItems),

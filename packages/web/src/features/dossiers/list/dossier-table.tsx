@@ -52,6 +52,12 @@ interface DossierTableProps {
   onQuickShow?: (id: number) => void;
   onQuickEdit?: (id: number) => void;
   canEdit: boolean;
+  /** an id column before the items (the link setting show_id) */
+  showId?: boolean;
+  /** rows with checkboxes and a select-all (default); an embedded list that only adds has none */
+  selectable?: boolean;
+  /** the aggregation footer (default); an embedded list has none */
+  aggregatable?: boolean;
 }
 
 /** Clicks on controls inside a row (links, buttons, checkboxes) do not open the dossier. */
@@ -84,23 +90,31 @@ export function DossierTable(props: DossierTableProps) {
     props.onOpen(id, event.ctrlKey || event.metaKey);
   };
   const resultOf = (itemId: number) => props.aggregations.find((a) => a.id === itemId);
+  const withSelection = props.selectable !== false;
 
   return (
     <Table.ScrollContainer minWidth={600}>
       <Table highlightOnHover verticalSpacing="xs" data-testid="dossier-table">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th w={40}>
-              <Checkbox
-                aria-label={t('dossier_list.select_all')}
-                checked={allSelected}
-                indeterminate={someSelected && !allSelected}
-                disabled={selectable.length === 0}
-                onChange={() => props.onSelect(allSelected ? new Set() : new Set(selectable))}
-                data-testid="dossier-select-all"
-              />
-            </Table.Th>
+            {withSelection ? (
+              <Table.Th w={40}>
+                <Checkbox
+                  aria-label={t('dossier_list.select_all')}
+                  checked={allSelected}
+                  indeterminate={someSelected && !allSelected}
+                  disabled={selectable.length === 0}
+                  onChange={() => props.onSelect(allSelected ? new Set() : new Set(selectable))}
+                  data-testid="dossier-select-all"
+                />
+              </Table.Th>
+            ) : null}
             <Table.Th w={90} />
+            {props.showId ? (
+              <Table.Th w={80} data-testid="dossier-id-column">
+                {t('dossier_list.id')}
+              </Table.Th>
+            ) : null}
             {items.map((item) => (
               <Table.Th
                 key={item.id}
@@ -166,15 +180,17 @@ export function DossierTable(props: DossierTableProps) {
                         : undefined
                 }
               >
-                <Table.Td>
-                  <Checkbox
-                    aria-label={t('dossier_list.select_row')}
-                    checked={selected.has(dossier.id)}
-                    disabled={!open}
-                    onChange={() => toggle(dossier.id)}
-                    data-testid="dossier-row-select"
-                  />
-                </Table.Td>
+                {withSelection ? (
+                  <Table.Td>
+                    <Checkbox
+                      aria-label={t('dossier_list.select_row')}
+                      checked={selected.has(dossier.id)}
+                      disabled={!open}
+                      onChange={() => toggle(dossier.id)}
+                      data-testid="dossier-row-select"
+                    />
+                  </Table.Td>
+                ) : null}
                 <Table.Td>
                   <Group gap={4} wrap="nowrap" justify="flex-start">
                     {recent.has(dossier.id) ? (
@@ -241,6 +257,7 @@ export function DossierTable(props: DossierTableProps) {
                     )}
                   </Group>
                 </Table.Td>
+                {props.showId ? <Table.Td data-testid="dossier-id">{dossier.id}</Table.Td> : null}
                 {items.map((item) => (
                   <Table.Td key={item.id} data-testid={`dossier-cell-${item.id}`} style={{ minWidth: 100 }}>
                     <FieldDisplay
@@ -256,41 +273,44 @@ export function DossierTable(props: DossierTableProps) {
             );
           })}
         </Table.Tbody>
-        <Table.Tfoot>
-          <Table.Tr>
-            <Table.Td />
-            <Table.Td />
-            {items.map((item) => {
-              const choices = aggregationsOf(item);
-              const result = resultOf(item.id);
-              return (
-                <Table.Td key={item.id} valign="top">
-                  {choices.length > 0 ? (
-                    <Stack gap={2}>
-                      <Select
-                        size="xs"
-                        miw={120}
-                        placeholder={t('dossier_list.aggregate.placeholder')}
-                        aria-label={t('dossier_list.aggregate.label', { column: itemLabel(item, locale) })}
-                        data={choices.map((a) => ({ value: a, label: t(`dossier_list.aggregate.${a}`) }))}
-                        value={props.aggregates[item.id] ?? null}
-                        onChange={(value) => props.onAggregate(item.id, (value as Aggregation) ?? null)}
-                        clearable
-                        comboboxProps={{ withinPortal: true }}
-                        data-testid={`dossier-aggregate-${item.id}`}
-                      />
-                      {result ? (
-                        <Text size="sm" fw={600} data-testid={`dossier-aggregate-value-${item.id}`}>
-                          {formatAggregate(item, result, FORMAT_LOCALE)}
-                        </Text>
-                      ) : null}
-                    </Stack>
-                  ) : null}
-                </Table.Td>
-              );
-            })}
-          </Table.Tr>
-        </Table.Tfoot>
+        {props.aggregatable === false ? null : (
+          <Table.Tfoot>
+            <Table.Tr>
+              {withSelection ? <Table.Td /> : null}
+              <Table.Td />
+              {props.showId ? <Table.Td /> : null}
+              {items.map((item) => {
+                const choices = aggregationsOf(item);
+                const result = resultOf(item.id);
+                return (
+                  <Table.Td key={item.id} valign="top">
+                    {choices.length > 0 ? (
+                      <Stack gap={2}>
+                        <Select
+                          size="xs"
+                          miw={120}
+                          placeholder={t('dossier_list.aggregate.placeholder')}
+                          aria-label={t('dossier_list.aggregate.label', { column: itemLabel(item, locale) })}
+                          data={choices.map((a) => ({ value: a, label: t(`dossier_list.aggregate.${a}`) }))}
+                          value={props.aggregates[item.id] ?? null}
+                          onChange={(value) => props.onAggregate(item.id, (value as Aggregation) ?? null)}
+                          clearable
+                          comboboxProps={{ withinPortal: true }}
+                          data-testid={`dossier-aggregate-${item.id}`}
+                        />
+                        {result ? (
+                          <Text size="sm" fw={600} data-testid={`dossier-aggregate-value-${item.id}`}>
+                            {formatAggregate(item, result, FORMAT_LOCALE)}
+                          </Text>
+                        ) : null}
+                      </Stack>
+                    ) : null}
+                  </Table.Td>
+                );
+              })}
+            </Table.Tr>
+          </Table.Tfoot>
+        )}
       </Table>
     </Table.ScrollContainer>
   );
