@@ -90,6 +90,7 @@ export function DetailTab({ dossierId, tab, overview, canEdit, conditions, sourc
         errors={editing ? submitter.errors : undefined}
         sources={sources}
         testId={`dossier-form-${tab.id}`}
+        dossierId={dossierId}
       />
       {canEdit ? (
         <Group justify="flex-end">

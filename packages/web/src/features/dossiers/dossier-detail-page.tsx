@@ -147,6 +147,7 @@ export function DossierDetailPage() {
           conditions={conditions}
           sources={sources}
           testId={`dossier-${kind}-${position.id}`}
+          dossierId={data.dossier.id}
         />
       ) : null,
     );

@@ -12,6 +12,7 @@ import { useFieldLocale } from '../../fields/shared';
 import type { FieldSources } from '../../fields/types';
 import { translateMessage } from '../../i18n/messages';
 import { layoutRows, minimumSpan } from '../admin/grid';
+import { DossierBlockItem } from '../dashboard/dossier-block-item';
 import type { DossierValues } from './dossier-api';
 import { type FormMode, firstErrorItem, formRules, isEditable, itemKey, itemsForMode } from './form-logic';
 
@@ -54,6 +55,8 @@ export interface DossierFormProps {
   sources: (item: DisplayItem) => FieldSources;
   disabled?: boolean;
   testId?: string;
+  /** the dossier shown: its block items draw their blocks about it (none on a new dossier) */
+  dossierId?: number;
 }
 
 export function DossierForm(props: DossierFormProps) {
@@ -63,8 +66,10 @@ export function DossierForm(props: DossierFormProps) {
   const { items, mode, values, conditions } = props;
   const shown = useMemo(() => itemsForMode(items, mode), [items, mode]);
   const { hidden, required } = formRules(shown, conditions, { ...props.conditionValues, ...values });
-  // A block item shows its block once blocks exist; until then it takes no place.
-  const visible = shown.filter((item) => !hidden.has(itemKey(item)) && !isBlockItem(item));
+  // A block item shows its block about the dossier; a new dossier has none to show it about.
+  const visible = shown.filter(
+    (item) => !hidden.has(itemKey(item)) && (!isBlockItem(item) || props.dossierId !== undefined),
+  );
   const rows = layoutRows(visible, width > 0 ? minimumSpan(width) : 1);
 
   if (visible.length === 0)
@@ -99,7 +104,9 @@ export function DossierForm(props: DossierFormProps) {
                 data-testid={`dossier-item-${item.id}`}
               >
                 <ItemPreText item={item} />
-                {editable ? (
+                {isBlockItem(item) && props.dossierId !== undefined ? (
+                  <DossierBlockItem item={item} dossierId={props.dossierId} />
+                ) : editable ? (
                   <FieldEditor
                     item={item}
                     value={values[key]}
