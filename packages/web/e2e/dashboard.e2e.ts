@@ -60,11 +60,15 @@ async function addBlock(page: Page, block: NewBlock, shot?: string) {
   await choose(page, 'block-type', block.type);
   await page.getByTestId('block-title-en_GB').fill(block.title);
   if (block.entity) await choose(page, 'block-entity', block.entity);
-  if (block.chart || block.layout || block.container) {
+  if (block.chart || block.container) {
     await page.getByTestId('block-tab-layout').click();
     if (block.chart) await choose(page, 'block-setting-chart_format', block.chart);
-    if (block.layout) await choose(page, 'block-setting-layout', block.layout);
     if (block.container) await choose(page, 'block-parent', block.container);
+  }
+  if (block.layout) {
+    // a dossier list's layout is among its own settings
+    await page.getByTestId('block-tab-specific').click();
+    await choose(page, 'block-setting-layout', block.layout);
   }
   if (block.roles) {
     await page.getByTestId('block-tab-permissions').click();

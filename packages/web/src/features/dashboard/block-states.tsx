@@ -9,8 +9,9 @@ import { actionErrorMessage } from '../../api/errors';
 export function BlockLoading({ height }: { height: number }) {
   const { t } = useTranslation();
   return (
-    <Center h={Math.min(height, 80)}>
-      <Loader size="sm" aria-label={t('dashboard.loading')} />
+    // the label on the status region: a loader's span may not carry one
+    <Center h={Math.min(height, 80)} role="status" aria-label={t('dashboard.loading')}>
+      <Loader size="sm" />
     </Center>
   );
 }

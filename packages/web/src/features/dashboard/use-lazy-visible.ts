@@ -6,6 +6,8 @@ import { useEffect, useState } from 'react';
 // once. Once seen it stays loaded.
 
 export const LAZY_DELAY_MS = 1000;
+// one object for every render: the hook observes anew (and forgets what it saw) when its options change
+const OBSERVE: IntersectionObserverInit = { rootMargin: '100px', threshold: [0, 0.25, 0.5, 0.75, 1] };
 
 /** Half of the element in view, or (for a block taller than the window) half of the window filled by it. */
 function halfVisible(entry: IntersectionObserverEntry | null): boolean {
@@ -16,7 +18,7 @@ function halfVisible(entry: IntersectionObserverEntry | null): boolean {
 }
 
 export function useLazyVisible<T extends HTMLElement>(eager = false) {
-  const { ref, entry } = useIntersection<T>({ rootMargin: '100px', threshold: [0, 0.25, 0.5, 0.75, 1] });
+  const { ref, entry } = useIntersection<T>(OBSERVE);
   const [seen, setSeen] = useState(eager);
   const visible = halfVisible(entry);
   useEffect(() => {
