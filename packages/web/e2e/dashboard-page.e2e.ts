@@ -227,7 +227,7 @@ test('list block templates, tabs and inline edit; hide, restore, expand, present
 
     // inline edit: Anna's e-mail through the normal update call
     const anna = table.locator(`[data-dossier-id="${ids.anna}"]`);
-    await anna.getByTestId('block-inline-edit').first().click();
+    await anna.getByRole('button', { name: 'Edit Email of Anna de Vries' }).click();
     const editor = page.getByTestId('block-inline-editor');
     await editor.waitFor();
     await editor.getByRole('textbox').first().fill('anna.new@example.com');
@@ -238,6 +238,7 @@ test('list block templates, tabs and inline edit; hide, restore, expand, present
     await editor.getByTestId('block-inline-save').click();
     expect((await updated).status()).toBe(200);
     await poll(() => anna.textContent()).toContain('anna.new@example.com');
+    expect(await anna.textContent()).toContain('Anna de Vries');
 
     // show_add: a new client from the card block, which then shows five cards
     await cards.getByTestId('block-list-add').click();

@@ -108,6 +108,8 @@ function ContainerChildren({ childIds: ids, ...props }: ContentProps & { childId
       <Carousel
         withIndicators
         emblaOptions={{ align: 'start' }}
+        controlsOffset={0}
+        pb={24}
         previousControlProps={{ 'aria-label': t('dashboard_page.previous') }}
         nextControlProps={{ 'aria-label': t('dashboard_page.next') }}
         data-testid="block-container-carousel"

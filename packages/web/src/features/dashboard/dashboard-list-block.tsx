@@ -376,6 +376,10 @@ function CardsView(view: ViewProps) {
         slideSize={{ base: '100%', sm: '50%' }}
         slideGap="xs"
         emblaOptions={{ align: 'start', slidesToScroll: 1 }}
+        // the arrows and dots beside and below the cards, not over their text
+        controlsOffset={0}
+        px={34}
+        pb={24}
         previousControlProps={{ 'aria-label': t('dashboard_page.previous') }}
         nextControlProps={{ 'aria-label': t('dashboard_page.next') }}
         data-testid="block-carousel"
