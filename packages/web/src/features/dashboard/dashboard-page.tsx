@@ -56,6 +56,14 @@ import { usePresentation } from './presentation';
 // Admins add and edit blocks, and arrange the default view everyone starts from.
 
 const MARGIN = 10;
+
+/** Whether two grids hold the same blocks at the same places and sizes. */
+const samePlaces = (a: Layout, b: readonly GridItem[]) =>
+  a.length === b.length &&
+  a.every((item) => {
+    const other = b.find((o) => o.i === item.i);
+    return other && other.x === item.x && other.y === item.y && other.w === item.w && other.h === item.h;
+  });
 type View = 'mine' | 'default';
 
 export function DashboardPage() {
@@ -262,7 +270,8 @@ export function DashboardPage() {
               }}
               onLayoutChange={(current) => {
                 // the grid as the library compacted it, so that the first move starts from it
-                if (columns.current === 12)
+                // (only when it moved something: a new but equal layout would be handed back to it)
+                if (columns.current === 12 && !samePlaces(current, gridItems))
                   setLayout(withHidden(current).map((item) => ({ ...item, minW: MIN_SIZE, minH: MIN_SIZE })));
               }}
               onDragStart={started}
