@@ -29,6 +29,9 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => stack?.close());
 
+/** Polls as long as a locator waits: a loaded machine may take more than expect.poll's one second. */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 15_000 });
+
 /** Picks an option of a Mantine Select by its label. */
 async function choose(page: Page, testId: string, label: string) {
   await page.getByTestId(testId).click();
@@ -60,11 +63,15 @@ async function addBlock(page: Page, block: NewBlock, shot?: string) {
   await choose(page, 'block-type', block.type);
   await page.getByTestId('block-title-en_GB').fill(block.title);
   if (block.entity) await choose(page, 'block-entity', block.entity);
-  if (block.chart || block.layout || block.container) {
+  if (block.chart || block.container) {
     await page.getByTestId('block-tab-layout').click();
     if (block.chart) await choose(page, 'block-setting-chart_format', block.chart);
-    if (block.layout) await choose(page, 'block-setting-layout', block.layout);
     if (block.container) await choose(page, 'block-parent', block.container);
+  }
+  if (block.layout) {
+    // a dossier list's layout is among its own settings
+    await page.getByTestId('block-tab-specific').click();
+    await choose(page, 'block-setting-layout', block.layout);
   }
   if (block.roles) {
     await page.getByTestId('block-tab-permissions').click();
@@ -147,10 +154,9 @@ const defaultPositions = async () =>
       .executeTakeFirst()
   )?.positions ?? [];
 
+// blocks read their data a second after they come into view
 const drawn = async (page: Page) => {
-  await expect
-    .poll(() => page.locator('[data-testid="dashboard-block"] .mantine-Loader-root').count())
-    .toBe(0);
+  await poll(() => page.locator('[data-testid="dashboard-block"] .mantine-Loader-root').count()).toBe(0);
 };
 
 test('an admin builds the dashboard and its default view; a caseworker sees their blocks and arranges their own view', async () => {
@@ -171,9 +177,7 @@ test('an admin builds the dashboard and its default view; a caseworker sees thei
     await page.getByTestId('block-editor-save').click();
     const listField = page.getByTestId('block-setting-list-field');
     await listField.waitFor();
-    await expect
-      .poll(() => page.getByTestId('block-editor').getByText('This is a required field').count())
-      .toBe(1);
+    await poll(() => page.getByTestId('block-editor').getByText('This is a required field').count()).toBe(1);
     await screenshot(page, 'dashboard-editor-error');
     await page.getByTestId('block-editor-cancel').click();
 
@@ -208,7 +212,7 @@ test('an admin builds the dashboard and its default view; a caseworker sees thei
     await addBlock(page, { type: 'Most active users', title: 'Managers only', roles: ['Manager'] });
 
     // five blocks on the grid (the two tabs live inside the container), each drawn
-    await expect.poll(() => blocks(page).count()).toBe(5);
+    await poll(() => blocks(page).count()).toBe(5);
     await drawn(page);
     expect(
       await blockNamed(page, 'Cases by status').getByTestId('block-chart').getAttribute('data-format'),
@@ -265,20 +269,20 @@ test('an admin builds the dashboard and its default view; a caseworker sees thei
 
     // kept after a reload
     await page.reload();
-    await expect.poll(() => blocks(page).count()).toBe(5);
+    await poll(() => blocks(page).count()).toBe(5);
     await drawn(page);
-    await expect.poll(() => boxes(page)).toEqual(arranged);
+    await poll(() => boxes(page)).toEqual(arranged);
 
     // this layout becomes the default view
     await page.getByTestId('dashboard-save-default').click();
     await page.getByTestId('notification-success').waitFor();
-    await expect.poll(async () => (await defaultPositions()).length).toBe(5);
+    await poll(async () => (await defaultPositions()).length).toBe(5);
     // the view choice by keyboard: a radio group
     await page.getByRole('radio', { name: 'My view' }).focus();
     await page.keyboard.press('ArrowRight');
-    await expect.poll(() => page.getByRole('radio', { name: 'Default view' }).isChecked()).toBe(true);
+    await poll(() => page.getByRole('radio', { name: 'Default view' }).isChecked()).toBe(true);
     await drawn(page);
-    await expect.poll(() => boxes(page)).toEqual(arranged);
+    await poll(() => boxes(page)).toEqual(arranged);
     await screenshot(page, 'dashboard-default-view');
 
     // the editor from a block's button; Info names the block
@@ -292,7 +296,7 @@ test('an admin builds the dashboard and its default view; a caseworker sees thei
     await page.getByTestId('menu-admin').click();
     await page.getByTestId('menu-admin-blocks').click();
     await page.waitForURL('**/blocks');
-    await expect.poll(() => page.getByTestId('blocks-row').count()).toBe(7);
+    await poll(() => page.getByTestId('blocks-row').count()).toBe(7);
     await screenshot(page, 'dashboard-blocks-list');
   } finally {
     await close();
@@ -317,7 +321,7 @@ test('an admin builds the dashboard and its default view; a caseworker sees thei
     const page = demo.page;
     await page.setViewportSize({ width: 1280, height: 1400 });
     await signIn(page, 'demo', DEMO_PASSWORD, `${stack.baseUrl}/`);
-    await expect.poll(() => blocks(page).count()).toBe(4);
+    await poll(() => blocks(page).count()).toBe(4);
     await drawn(page);
     expect(await page.getByTestId('block-edit').count()).toBe(0);
     expect(await page.getByTestId('dashboard-add-block').count()).toBe(0);
@@ -344,9 +348,9 @@ test('an admin builds the dashboard and its default view; a caseworker sees thei
     const own = await boxes(page);
     expect(own['Our clients'][3]).toBeGreaterThan(seen['Our clients'][3]);
     await page.reload();
-    await expect.poll(() => blocks(page).count()).toBe(4);
+    await poll(() => blocks(page).count()).toBe(4);
     await drawn(page);
-    await expect.poll(() => boxes(page)).toEqual(own);
+    await poll(() => boxes(page)).toEqual(own);
     expect(await defaultPositions()).toEqual(defaultRows);
     await screenshot(page, 'dashboard-caseworker-own');
   } finally {

@@ -40,6 +40,28 @@ const REQUIRED_SETTINGS: Partial<Record<BlockType, string[]>> = {
 };
 
 export const DATE_FORMATS = ['year_month', 'quarter', 'year'] as const;
+/** How often a block's data is read again (spec document 1 section 4), in minutes; thirty by default. */
+export const REFRESH_RATES = { minute: 1, five_minute: 5, fifteen_minute: 15, thirty_minute: 30 } as const;
+export type RefreshRate = keyof typeof REFRESH_RATES;
+/** The layouts of a dossier list block and the templates each offers (spec document 1 section 3). */
+export const LIST_BLOCK_LAYOUTS = ['table', 'cards', 'calendar'] as const;
+export const CARD_TEMPLATES = [
+  'cardDefault',
+  'cardCarousel',
+  'cardPerson',
+  'cardListVariant',
+  'cardTimeline',
+] as const;
+/** The option slots of each template: which list column fills which part of a card. */
+export const TEMPLATE_SLOTS: Record<string, readonly string[]> = {
+  cardDefault: [],
+  cardListVariant: [],
+  cardPerson: ['title', 'picture', 'description'],
+  cardCarousel: ['title', 'picture', 'subtitle', 'description'],
+  cardTimeline: ['date', 'title', 'picture', 'subtitle', 'description'],
+  calendar: ['name', 'start', 'end', 'location'],
+};
+export const CONTAINER_LAYOUTS = ['horizontal', 'vertical', 'carousel', 'accordion'] as const;
 export const STATISTIC_PERIODS = ['week', 'month', 'year'] as const;
 
 const translation = z.object({
@@ -149,6 +171,8 @@ export const blockDataQuerySchema = z.object({
     .optional(),
   linkId: idParamSchema.optional(),
   date_format: z.enum(DATE_FORMATS).optional(),
+  /** a dossier list block's tab: one of the saved queries in its tab_queries */
+  query: idParamSchema.optional(),
 });
 
 export const statisticsBodySchema = z.object({ environment: idSchema });

@@ -26,6 +26,7 @@ import { activeUsers, newDossierStatistics, onlineUsers } from './statistics';
 export const BLOCK_DATA_MESSAGES = {
   hiddenField: 'This block reads a field you may not see',
   notSupported: 'Not supported settings',
+  unknownTab: "Not one of the block's tabs",
 } as const;
 
 interface Context {
@@ -33,7 +34,7 @@ interface Context {
   access: EnvironmentAccess;
   user: UserRow;
   block: BlockRow;
-  params: { dossier?: string; linkId?: number; date_format?: string };
+  params: { dossier?: string; linkId?: number; date_format?: string; query?: number };
 }
 
 /** The block's filtered set: its entity, its query (or not archived), and the dossier context. */
@@ -338,11 +339,18 @@ async function dashboardList(ctx: Context) {
   const sort = Array.isArray(block.settings.sort)
     ? (block.settings.sort as { dddfId?: unknown; sort?: unknown }[])
     : [];
+  // a tab of tab_queries reads its own saved query instead of the block's; no other query is asked
+  const tabs = Array.isArray(block.settings.tab_queries)
+    ? (block.settings.tab_queries as { query?: unknown }[]).map((tab) => Number(tab?.query))
+    : [];
+  if (ctx.params.query !== undefined && !tabs.includes(ctx.params.query))
+    throw badRequest({ query: BLOCK_DATA_MESSAGES.unknownTab });
+  const savedQuery = ctx.params.query ?? block.dossier_query_id;
   const query: Record<string, unknown> = {
     defDossier: String(block.def_dossier_id),
     environment: String(ctx.access.environment.id),
     limit: String(limit),
-    ...(block.dossier_query_id ? { dossierQuery: String(block.dossier_query_id) } : {}),
+    ...(savedQuery ? { dossierQuery: String(savedQuery) } : {}),
     'sort[]': sort.map((s) => String(s.dddfId)),
     'sortOrder[]': sort.map((s) => (s.sort === 'DESC' ? 'DESC' : 'ASC')),
   };

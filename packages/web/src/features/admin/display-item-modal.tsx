@@ -7,6 +7,7 @@ import {
   idSchema,
   PERMISSION_TYPES,
   parseFieldSettings,
+  REQUIRED_MESSAGE,
 } from '@dossierbase/core';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Alert, Box, Button, Group, Radio, ScrollArea, SimpleGrid, Stack, Tabs, Text } from '@mantine/core';
@@ -17,6 +18,8 @@ import { z } from 'zod';
 import { useLocale } from '../../app/locale-provider';
 import { sanitiseInformationText } from '../../fields/safe-html';
 import { translateMessage } from '../../i18n/messages';
+import { blockTitle } from '../dashboard/block-card';
+import { useDashboardBlocks } from '../dashboard/dashboard-api';
 import { useEnvironment } from '../environments/environment-store';
 import {
   createItem,
@@ -63,6 +66,8 @@ function itemSchema(settingsType: () => string | undefined) {
       defDossierDefField: idSchema.nullable(),
       defDossierLink: idSchema.nullable(),
       dossierData: z.enum(DOSSIER_DATA_KEYS),
+      block: idSchema.nullable(),
+      blockLink: idSchema.nullable(),
       view: core.view,
       displayPosition: idSchema.nullable(),
       col: core.col,
@@ -78,6 +83,8 @@ function itemSchema(settingsType: () => string | undefined) {
         (values.source === 'link' && values.defDossierLink === null && 'defDossierLink');
       if (missing)
         ctx.addIssue({ code: 'custom', message: ENTITY_MESSAGES.chooseFieldOrLink, path: [missing] });
+      if (values.source === 'block' && values.block === null)
+        ctx.addIssue({ code: 'custom', message: REQUIRED_MESSAGE, path: ['block'] });
       const type = settingsType();
       if (type) checkSettings(type, values.settings, 'override', ctx);
     });
@@ -118,6 +125,7 @@ export function DisplayItemModal({
   const { data: positions = [] } = usePositions(defDossier);
   const { data: customViews = [] } = useCustomViews(defDossier);
   const { data: roles = [] } = useRoles();
+  const blocks = useDashboardBlocks(opened ? (environment?.id ?? 0) : 0, false);
   const [tab, setTab] = useState<string | null>('labels');
   const settingsType = useRef<string | undefined>(undefined);
   const [schema] = useState(() => itemSchema(() => settingsType.current));
@@ -153,6 +161,8 @@ export function DisplayItemModal({
       dossierData: (DOSSIER_DATA_KEYS as readonly string[]).includes(String(settings.dossier_data))
         ? (settings.dossier_data as Values['dossierData'])
         : 'summary',
+      block: Number(settings.block) || null,
+      blockLink: Number(settings.block_link) || null,
       view: item?.view ?? 'show/edit',
       displayPosition: item?.display_position_id ?? defaultPosition ?? null,
       col: item?.col ?? 1,
@@ -192,8 +202,13 @@ export function DisplayItemModal({
     (values: Saved) => {
       const settings: Record<string, unknown> = { ...values.settings };
       delete settings.block;
+      delete settings.block_link;
       delete settings.dossier_data;
-      if (values.source === 'block' && item?.settings?.block) settings.block = item.settings.block;
+      // a block item shows its block about this dossier: through block_link when one is chosen
+      if (values.source === 'block' && values.block) {
+        settings.block = values.block;
+        if (values.blockLink) settings.block_link = values.blockLink;
+      }
       if (values.source === 'dossier_data') settings.dossier_data = values.dossierData;
       const body = {
         view: values.view,
@@ -364,10 +379,12 @@ export function DisplayItemModal({
                   <Group mt="xs">
                     <Radio value="field" label={t('admin.data_field.title')} disabled={!!item} />
                     <Radio value="link" label={t('admin.link.title')} disabled={!!item} />
-                    {/* Blocks do not exist yet: an item can show one only if it already does. */}
-                    {field.value === 'block' && (
-                      <Radio value="block" label={t('admin.display.block')} disabled />
-                    )}
+                    <Radio
+                      value="block"
+                      label={t('admin.display.block')}
+                      disabled={!!item}
+                      data-testid="display-source-block"
+                    />
                     <Radio value="dossier_data" label={t('admin.display.dossier_data')} disabled={!!item} />
                   </Group>
                 </Radio.Group>
@@ -394,6 +411,32 @@ export function DisplayItemModal({
                 data={links.map((link) => ({ value: String(link.id), label: link.name }))}
                 data-testid="display-link-picker"
               />
+            )}
+            {source === 'block' && (
+              <>
+                <FormSelect
+                  control={form.control}
+                  name="block"
+                  numeric
+                  label={t('admin.display.block')}
+                  searchable
+                  data={(blocks.data?.results ?? []).map((block) => ({
+                    value: String(block.id),
+                    label: blockTitle(block, locale, t),
+                  }))}
+                  data-testid="display-block-picker"
+                />
+                <FormSelect
+                  control={form.control}
+                  name="blockLink"
+                  numeric
+                  clearable
+                  label={t('dashboard_page.block_link')}
+                  description={t('dashboard_page.block_link_help')}
+                  data={links.map((link) => ({ value: String(link.id), label: link.name }))}
+                  data-testid="display-block-link-picker"
+                />
+              </>
             )}
             {source === 'dossier_data' && (
               <FormSelect

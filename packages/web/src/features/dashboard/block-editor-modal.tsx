@@ -51,6 +51,7 @@ import { useCultures } from '../admin/translations';
 import { useEnvironment } from '../environments/environment-store';
 import { blockTitle } from './block-card';
 import { createBlock, deleteBlock, patchBlock } from './dashboard-api';
+import { ContainerSettings, ListBlockSettings, RefreshRateSetting } from './list-block-settings';
 
 // The block editor (spec document 1 sections 2, 4 and 5): a new block is posted, an existing one
 // patched; success closes the modal and refreshes the dashboard, the server's field messages stay in
@@ -468,22 +469,7 @@ export function BlockEditorModal({
                 )}
               </SimpleGrid>
             )}
-            {type === 'dashboard' &&
-              choice(
-                'layout',
-                t('dashboard.editor.list_layout'),
-                ['table', 'cards'],
-                'dashboard.list_layout',
-                'table',
-              )}
-            {type === 'block_container' &&
-              choice(
-                'layout',
-                t('dashboard.editor.container_layout'),
-                ['horizontal', 'vertical'],
-                'dashboard.container_layout',
-                'horizontal',
-              )}
+            <RefreshRateSetting settings={settings} set={set} fieldError={fieldError} />
           </Stack>
         </Tabs.Panel>
 
@@ -654,6 +640,18 @@ export function BlockEditorModal({
               </>
             )}
             {type === 'dashboard' && (
+              <ListBlockSettings
+                settings={settings}
+                set={set}
+                fieldError={fieldError}
+                entity={entityId}
+                queries={queryOptions}
+              />
+            )}
+            {type === 'block_container' && (
+              <ContainerSettings settings={settings} set={set} fieldError={fieldError} />
+            )}
+            {type === 'dashboard' && (
               <NumberInput
                 label={t('dashboard.editor.limit')}
                 min={1}
@@ -745,13 +743,7 @@ export function BlockEditorModal({
               </Stack>
             )}
             {type !== '' &&
-              [
-                'online_users',
-                'active_users',
-                'new_dossier_statistics',
-                'block_container',
-                'geomap',
-              ].includes(type) && (
+              ['online_users', 'active_users', 'new_dossier_statistics', 'geomap'].includes(type) && (
                 <Text size="sm" c="dimmed">
                   {t('dashboard.editor.no_settings')}
                 </Text>

@@ -3,7 +3,6 @@ import { Anchor, Group, Paper, Progress, SimpleGrid, Stack, Table, Text } from '
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatDate } from '../../app/format';
 import { type ChartFormat, colorAt, PercentageDonut, SeriesChart, type SeriesTable } from './block-charts';
 import type {
   ActiveAnswer,
@@ -196,7 +195,8 @@ export function BlockBody({
       );
     }
     case 'dashboard':
-      return <DossierListBlock block={block} answer={data as ListAnswer} />;
+      // drawn with its tabs, templates and actions by DossierListBlock (dashboard-list-block.tsx)
+      return null;
     case 'online_users': {
       const answer = data as OnlineAnswer;
       return (
@@ -272,55 +272,5 @@ function Figure({ label, value, color }: { label: string; value: number; color: 
         {value}
       </Text>
     </Paper>
-  );
-}
-
-/** The dashboard list block: the dossiers as a table or as cards, each linking to its page. */
-function DossierListBlock({ block, answer }: { block: Block; answer: ListAnswer }) {
-  const { t } = useTranslation();
-  const dossiers = answer.list.results.dossiers;
-  if (block.settings.layout === 'cards')
-    return (
-      <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" data-testid="block-cards">
-        {dossiers.map((dossier) => (
-          <Paper key={dossier.id} withBorder p="xs" data-testid="block-card-item">
-            <Anchor component={Link} to={`/contentdossier/${dossier.id}`} fw={600}>
-              {dossier.summary || `#${dossier.id}`}
-            </Anchor>
-            <Text size="xs" c="dimmed">
-              {t('dashboard.modified', { date: formatDate(dossier.modified_at) })}
-            </Text>
-          </Paper>
-        ))}
-      </SimpleGrid>
-    );
-  return (
-    <>
-      <Table striped data-testid="block-list">
-        <Table.Thead>
-          <Table.Tr>
-            <Table.Th>{t('dashboard.dossier')}</Table.Th>
-            <Table.Th>{t('dashboard.created')}</Table.Th>
-          </Table.Tr>
-        </Table.Thead>
-        <Table.Tbody>
-          {dossiers.map((dossier) => (
-            <Table.Tr key={dossier.id}>
-              <Table.Td>
-                <Anchor component={Link} to={`/contentdossier/${dossier.id}`}>
-                  {dossier.summary || `#${dossier.id}`}
-                </Anchor>
-              </Table.Td>
-              <Table.Td>{formatDate(dossier.created_at)}</Table.Td>
-            </Table.Tr>
-          ))}
-        </Table.Tbody>
-      </Table>
-      {answer.list.pager.items > dossiers.length && (
-        <Anchor component={Link} to={`/defdossier/${block.def_dossier?.id}`} size="sm">
-          {t('dashboard.show_all', { count: answer.list.pager.items })}
-        </Anchor>
-      )}
-    </>
   );
 }

@@ -1,4 +1,11 @@
-import type { Block, BlockPosition, DossierListBody, Pager } from '@dossierbase/core';
+import {
+  type Block,
+  type BlockPosition,
+  type DossierListBody,
+  type Pager,
+  REFRESH_RATES,
+  type RefreshRate,
+} from '@dossierbase/core';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../api/client';
 
@@ -8,7 +15,7 @@ import { api } from '../../api/client';
 export const dashboardKeys = {
   all: ['dashboard'] as const,
   blocks: (environment: number, defaultView: boolean) => ['dashboard', 'blocks', environment, defaultView],
-  data: (id: number, dateFormat: string) => ['dashboard', 'data', id, dateFormat],
+  data: (id: number, params: Record<string, unknown>) => ['dashboard', 'data', id, params],
   admin: (environment: number, search: string, page: number) => [
     'dashboard',
     'admin',
@@ -62,15 +69,35 @@ export function useBlock(id: number) {
   });
 }
 
-export function useBlockData<T>(id: number, dateFormat: string, enabled = true) {
+/** What a block's data is read for: the date grouping, a dossier's context, a list block's tab. */
+export interface BlockDataParams {
+  date_format?: string;
+  dossier?: number;
+  linkId?: number;
+  query?: number;
+}
+
+/** Milliseconds between reads of a block's data: its refresh_rate setting, thirty minutes by default. */
+export function refreshIntervalOf(block: Pick<Block, 'settings'>): number {
+  const rate = block.settings.refresh_rate;
+  const minutes = typeof rate === 'string' && rate in REFRESH_RATES ? REFRESH_RATES[rate as RefreshRate] : 30;
+  return minutes * 60 * 1000;
+}
+
+export function useBlockData<T>(
+  block: Pick<Block, 'id' | 'settings'>,
+  params: BlockDataParams,
+  enabled = true,
+) {
+  const shown = Object.fromEntries(
+    Object.entries(params).filter(([, value]) => value !== undefined && value !== ''),
+  );
   return useQuery({
-    queryKey: dashboardKeys.data(id, dateFormat),
-    queryFn: ({ signal }) =>
-      api.get<T>(`/mypageblock/${id}/data`, dateFormat ? { date_format: dateFormat } : {}, signal),
+    queryKey: dashboardKeys.data(block.id, shown),
+    queryFn: ({ signal }) => api.get<T>(`/mypageblock/${block.id}/data`, shown, signal),
     enabled,
     retry: false,
-    // the spec's default refresh rate: thirty minutes
-    refetchInterval: 30 * 60 * 1000,
+    refetchInterval: refreshIntervalOf(block),
   });
 }
 

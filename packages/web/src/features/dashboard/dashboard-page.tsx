@@ -7,6 +7,7 @@ import {
   Center,
   Group,
   Loader,
+  Menu,
   SegmentedControl,
   Select,
   Stack,
@@ -14,7 +15,14 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { IconLayoutGrid, IconPlus, IconPrinter } from '@tabler/icons-react';
+import {
+  IconEye,
+  IconLayoutGrid,
+  IconMaximize,
+  IconMinimize,
+  IconPlus,
+  IconPrinter,
+} from '@tabler/icons-react';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { type Layout, ResponsiveGridLayout, useContainerWidth } from 'react-grid-layout';
@@ -22,9 +30,11 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { notifyError, notifySuccess } from '../../api/errors';
 import { useLocale } from '../../app/locale-provider';
+import { useTokenData } from '../auth/session';
 import { isEnvironmentAdmin, useEnvironment } from '../environments/environment-store';
-import { BlockCard } from './block-card';
+import { BlockCard, blockTitle } from './block-card';
 import { BlockEditorModal } from './block-editor-modal';
+import { BlockExpandModal } from './block-expand-modal';
 import { savePositions, useDashboardBlocks, useRefreshDashboard } from './dashboard-api';
 import {
   type Adjustment,
@@ -38,12 +48,22 @@ import {
   positionsToSave,
   ROW_HEIGHT,
 } from './grid-layout';
+import { useHiddenBlocks } from './hidden-blocks';
+import { usePresentation } from './presentation';
 
 // The dashboard (/): the blocks the user may see on a grid of their own view (or the default one
 // until they arrange it). Arranging is off until turned on; then every move and resize is saved.
 // Admins add and edit blocks, and arrange the default view everyone starts from.
 
 const MARGIN = 10;
+
+/** Whether two grids hold the same blocks at the same places and sizes. */
+const samePlaces = (a: Layout, b: readonly GridItem[]) =>
+  a.length === b.length &&
+  a.every((item) => {
+    const other = b.find((o) => o.i === item.i);
+    return other && other.x === item.x && other.y === item.y && other.w === item.w && other.h === item.h;
+  });
 type View = 'mine' | 'default';
 
 export function DashboardPage() {
@@ -56,6 +76,10 @@ export function DashboardPage() {
   const [arranging, setArranging] = useState(false);
   const [dateFormat, setDateFormat] = useState<string>('');
   const [editing, setEditing] = useState<Block | 'new' | null>(null);
+  const [expanded, setExpanded] = useState<Block | null>(null);
+  const token = useTokenData();
+  const hiding = useHiddenBlocks(environmentId, token?.user_id ?? 0, admin ? view : 'mine');
+  const presentation = usePresentation();
   const blocks = useDashboardBlocks(environmentId, admin && view === 'default');
   const refresh = useRefreshDashboard();
   const navigate = useNavigate();
@@ -65,8 +89,17 @@ export function DashboardPage() {
   const initial = useMemo(() => gridLayout(shown, blocks.data?.positions ?? []), [shown, blocks.data]);
   const [layout, setLayout] = useState<GridItem[]>(initial);
   useEffect(() => setLayout(initial), [initial]);
+  // hidden blocks leave the grid but keep their place, which is saved with the others
+  const hiddenKey = [...hiding.hidden].sort().join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: hiddenKey stands for the hidden set
+  const gridItems = useMemo(() => layout.filter((item) => !hiding.hidden.has(item.i)), [layout, hiddenKey]);
+  const withHidden = (items: Layout): Layout => [
+    ...items,
+    ...layout.filter((item) => hiding.hidden.has(item.i) && !items.some((i) => i.i === item.i)),
+  ];
+  const hiddenBlocks = shown.filter((block) => hiding.hidden.has(block.uuid));
   // the same object while the layout stays: a new one would reset a drag under way
-  const layouts = useMemo(() => ({ lg: layout }), [layout]);
+  const layouts = useMemo(() => ({ lg: gridItems }), [gridItems]);
 
   const save = useMutation({
     mutationFn: (items: Layout) =>
@@ -95,8 +128,9 @@ export function DashboardPage() {
     setFrozen(null);
     // positions are kept for the full grid of 12 columns; a narrow screen only shows them
     if (!arranging || columns.current !== 12) return;
-    setLayout(items.map((item) => ({ ...item, minW: 5, minH: 5 })) as GridItem[]);
-    save.mutate(items);
+    const all = withHidden(items);
+    setLayout(all.map((item) => ({ ...item, minW: 5, minH: 5 })) as GridItem[]);
+    save.mutate(all);
   };
 
   return (
@@ -152,9 +186,47 @@ export function DashboardPage() {
               {t('dashboard.save_default')}
             </Button>
           )}
-          <Button variant="default" leftSection={<IconPrinter size={16} />} onClick={() => window.print()}>
+          <Button
+            variant="default"
+            leftSection={<IconPrinter size={16} />}
+            onClick={() => window.print()}
+            data-testid="dashboard-print"
+          >
             {t('dashboard.print')}
           </Button>
+          <Button
+            variant={presentation.on ? 'filled' : 'default'}
+            leftSection={presentation.on ? <IconMinimize size={16} /> : <IconMaximize size={16} />}
+            onClick={presentation.toggle}
+            aria-pressed={presentation.on}
+            data-testid="dashboard-presentation"
+          >
+            {presentation.on ? t('dashboard_page.end_presentation') : t('dashboard_page.presentation')}
+          </Button>
+          {hiddenBlocks.length > 0 && (
+            <Menu position="bottom-end" withinPortal>
+              <Menu.Target>
+                <Button variant="default" leftSection={<IconEye size={16} />} data-testid="dashboard-restore">
+                  {t('dashboard_page.restore_hidden', { count: hiddenBlocks.length })}
+                </Button>
+              </Menu.Target>
+              <Menu.Dropdown>
+                {hiddenBlocks.map((block) => (
+                  <Menu.Item
+                    key={block.uuid}
+                    onClick={() => hiding.restore(block.uuid)}
+                    data-testid="dashboard-restore-block"
+                  >
+                    {blockTitle(block, locale, t)}
+                  </Menu.Item>
+                ))}
+                <Menu.Divider />
+                <Menu.Item onClick={hiding.restoreAll} data-testid="dashboard-restore-all">
+                  {t('dashboard_page.restore_all')}
+                </Menu.Item>
+              </Menu.Dropdown>
+            </Menu>
+          )}
           {admin && (
             <Button
               leftSection={<IconPlus size={16} />}
@@ -198,15 +270,16 @@ export function DashboardPage() {
               }}
               onLayoutChange={(current) => {
                 // the grid as the library compacted it, so that the first move starts from it
-                if (columns.current === 12)
-                  setLayout(current.map((item) => ({ ...item, minW: MIN_SIZE, minH: MIN_SIZE })));
+                // (only when it moved something: a new but equal layout would be handed back to it)
+                if (columns.current === 12 && !samePlaces(current, gridItems))
+                  setLayout(withHidden(current).map((item) => ({ ...item, minW: MIN_SIZE, minH: MIN_SIZE })));
               }}
               onDragStart={started}
               onResizeStart={started}
               onDragStop={stopped}
               onResizeStop={stopped}
             >
-              {layout.map((item) => {
+              {gridItems.map((item) => {
                 const block = shown.find((b) => b.uuid === item.i);
                 if (!block) return null;
                 return (
@@ -219,6 +292,8 @@ export function DashboardPage() {
                       locale={locale}
                       admin={admin}
                       onEdit={setEditing}
+                      onHide={() => hiding.hide(block.uuid)}
+                      onExpand={() => setExpanded(block)}
                       onAdjust={arranging ? (change) => adjust(item.i, change) : undefined}
                     />
                   </div>
@@ -227,6 +302,15 @@ export function DashboardPage() {
             </ResponsiveGridLayout>
           )}
         </div>
+      )}
+      {expanded && (
+        <BlockExpandModal
+          block={expanded}
+          blocks={byId}
+          dateFormat={dateFormat}
+          locale={locale}
+          onClose={() => setExpanded(null)}
+        />
       )}
       {admin && editing !== null && (
         <BlockEditorModal

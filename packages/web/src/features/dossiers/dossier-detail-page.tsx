@@ -148,6 +148,7 @@ export function DossierDetailPage() {
           conditions={conditions}
           sources={sources}
           testId={`dossier-${kind}-${position.id}`}
+          dossier={{ id: data.dossier.id, environmentId: data.dossier.environment_id }}
         />
       ) : null,
     );

@@ -12,6 +12,7 @@ import { useFieldLocale } from '../../fields/shared';
 import type { FieldSources } from '../../fields/types';
 import { translateMessage } from '../../i18n/messages';
 import { layoutRows, minimumSpan } from '../admin/grid';
+import { DossierBlockItem } from '../dashboard/dossier-block-item';
 import type { DossierValues } from './dossier-api';
 import { type FormMode, firstErrorItem, formRules, isEditable, itemKey, itemsForMode } from './form-logic';
 import { EmbeddedList } from './views/embedded-list';
@@ -55,7 +56,8 @@ export interface DossierFormProps {
   sources: (item: DisplayItem) => FieldSources;
   disabled?: boolean;
   testId?: string;
-  /** the saved dossier the form shows: its embedded-list links show their linked dossiers */
+  /** the saved dossier the form shows: its embedded-list links show their linked dossiers, its block
+   * items draw their blocks about it (none on a new dossier) */
   dossier?: { id: number; environmentId: number };
   /**
    * Links not shown: a dossier shown inside an embedded list hides the link back to the dossier it
@@ -71,11 +73,11 @@ export function DossierForm(props: DossierFormProps) {
   const { items, mode, values, conditions } = props;
   const shown = useMemo(() => itemsForMode(items, mode), [items, mode]);
   const { hidden, required } = formRules(shown, conditions, { ...props.conditionValues, ...values });
-  // A block item shows its block once blocks exist; until then it takes no place.
+  // A block item shows its block about the dossier; a new dossier has none to show it about.
   const visible = shown.filter(
     (item) =>
       !hidden.has(itemKey(item)) &&
-      !isBlockItem(item) &&
+      (!isBlockItem(item) || props.dossier !== undefined) &&
       !(item.def_dossier_link && props.hiddenLinkIds?.includes(item.def_dossier_link.id)),
   );
   const rows = layoutRows(visible, width > 0 ? minimumSpan(width) : 1);
@@ -112,7 +114,9 @@ export function DossierForm(props: DossierFormProps) {
                 data-testid={`dossier-item-${item.id}`}
               >
                 <ItemPreText item={item} />
-                {props.dossier && item.def_dossier_link?.type_of_link === 'embeddedList' ? (
+                {isBlockItem(item) && props.dossier ? (
+                  <DossierBlockItem item={item} dossierId={props.dossier.id} />
+                ) : props.dossier && item.def_dossier_link?.type_of_link === 'embeddedList' ? (
                   <EmbeddedList
                     item={item}
                     parentDossierId={props.dossier.id}
