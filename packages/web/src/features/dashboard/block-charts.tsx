@@ -3,6 +3,7 @@ import {
   Alert,
   Center,
   ColorSwatch,
+  Flex,
   Group,
   List,
   SimpleGrid,
@@ -16,7 +17,7 @@ import { ResponsiveFunnel } from '@nivo/funnel';
 import { ResponsiveLine } from '@nivo/line';
 import { ResponsivePie } from '@nivo/pie';
 import { useTranslation } from 'react-i18next';
-import { linkSeries, optionSeries, periodSeries, weekdaySeries } from './chart-data';
+import { linkSeries, NO_VALUE_COLOR, optionSeries, periodSeries, weekdaySeries } from './chart-data';
 import {
   barPropsOf,
   type ChartSettings,
@@ -26,9 +27,11 @@ import {
   FIXED_FORMAT,
   legendOf,
   linePropsOf,
+  maxValueOf,
   schemeColorAt,
   type Unsupported,
   unsupportedSettings,
+  valueTicks,
 } from './chart-settings';
 import type {
   FunnelAnswer,
@@ -56,10 +59,6 @@ const THEME = {
 };
 /** The rest of a percentage's pie. */
 const REST_COLOR = '#e9ecef';
-
-/** An integer axis: fractional ticks of small counts left out. */
-const integerTick = (value: number | string) =>
-  typeof value === 'number' && !Number.isInteger(value) ? '' : String(value);
 
 /** A chart as one image with a summary, and its figures for screen readers. */
 function ChartFrame({
@@ -123,21 +122,30 @@ export function SeriesChart({
   const labelOf = (key: string | number) =>
     labels[data.series.findIndex((s) => s.key === key)] ?? String(key);
   const colors = colorsOf(settings, data.series);
-  const { margin, legend } = legendOf(settings, Math.max(0, ...labels.map((l) => l.length)));
-  const size = chartSizeOf(settings, data.rows.length, data.series.length, height);
+  // one colour per series, the same in the chart and in its legend
+  const palette = data.series.map((_, i) => schemeColorAt(colors, i));
+  const colorOfKey = new Map(data.series.map((s, i) => [s.key, palette[i]]));
+  const colorOfLabel = new Map(labels.map((label, i) => [label, palette[i]]));
+  const legend = legendOf(settings);
+  const legendRoom = legend.placement === 'bottom' ? 48 : 0;
+  const size = chartSizeOf(settings, data.rows.length, data.series.length, height - legendRoom);
   const summary = t('charts.summary', {
     kind: t(`dashboard.chart.${settings.format}`),
     series: labels.join(', '),
     count: data.rows.length,
   });
+  const keys = data.series.map((s) => s.key);
+  const max = maxValueOf(data.rows, keys, data.value, settings.stacked);
+  const ticks = valueTicks(max);
   const rotate = !settings.horizontal && data.rows.length > 6;
-  const base = { top: 12, right: 16, bottom: rotate ? 64 : 36, left: settings.horizontal ? 88 : 48 };
-  const chartMargin = {
-    ...base,
-    right: base.right + (margin.right ?? 0),
-    bottom: base.bottom + (margin.bottom ?? 0),
+  const longestRow = Math.max(0, ...data.rows.map((row) => row.length));
+  const margin = {
+    top: 12,
+    right: 16,
+    bottom: rotate ? 24 + Math.min(longestRow, 12) * 5 : 36,
+    left: settings.horizontal ? Math.min(120, 16 + longestRow * 6) : 40,
   };
-  const legendBelow = margin.bottom !== undefined ? { translateY: legend.translateY + base.bottom - 36 } : {};
+  const gridValues = Array.isArray(ticks) ? ticks : undefined;
   let chart: React.ReactNode;
   if (settings.format === 'pie') {
     const slices = data.series
@@ -150,8 +158,8 @@ export function SeriesChart({
     chart = (
       <ResponsivePie
         data={slices}
-        margin={{ top: 12, bottom: 12, left: 12, ...margin, right: 12 + (margin.right ?? 0) }}
-        colors={colors}
+        margin={{ top: 12, bottom: 12, left: 12, right: 12 }}
+        colors={(datum) => colorOfLabel.get(String(datum.id)) ?? NO_VALUE_COLOR}
         innerRadius={0}
         padAngle={0.5}
         enableArcLabels={settings.labels}
@@ -159,7 +167,6 @@ export function SeriesChart({
         arcLabelsTextColor="#ffffff"
         theme={THEME}
         animate={false}
-        legends={[{ ...legend, translateY: margin.bottom ? 72 : 0 }]}
       />
     );
   } else if (settings.format === 'line') {
@@ -171,15 +178,15 @@ export function SeriesChart({
         }))}
         {...linePropsOf(settings)}
         xScale={{ type: 'point' }}
-        margin={chartMargin}
-        colors={colors}
+        margin={margin}
+        colors={(serie) => colorOfLabel.get(String(serie.id)) ?? NO_VALUE_COLOR}
         pointSize={6}
         useMesh
         theme={THEME}
         animate={false}
         axisBottom={{ tickRotation: rotate ? -45 : 0 }}
-        axisLeft={{ format: integerTick, tickValues: 5 }}
-        legends={[{ ...legend, ...legendBelow }]}
+        axisLeft={{ tickValues: ticks }}
+        gridYValues={gridValues}
       />
     );
   } else {
@@ -187,41 +194,92 @@ export function SeriesChart({
       period: row,
       ...Object.fromEntries(data.series.map((s) => [s.key, data.value(row, s.key)])),
     }));
-    const valueAxis = { format: integerTick, tickValues: 5 };
+    const valueAxis = { tickValues: ticks };
     const indexAxis = { tickRotation: rotate ? -45 : 0 };
     chart = (
       <ResponsiveBar
         data={keyed}
-        keys={data.series.map((s) => s.key)}
+        keys={keys}
         indexBy="period"
         {...barPropsOf(settings)}
-        margin={chartMargin}
+        margin={margin}
         padding={0.25}
         innerPadding={settings.stacked ? 0 : 1}
-        colors={colors}
+        colors={(datum) => colorOfKey.get(String(datum.id)) ?? NO_VALUE_COLOR}
         valueScale={{ type: 'linear' }}
         labelSkipWidth={14}
         labelSkipHeight={12}
         labelTextColor="#ffffff"
-        legendLabel={(datum) => labelOf(datum.id)}
         tooltipLabel={(datum) => `${labelOf(datum.id)} · ${datum.indexValue}`}
         axisBottom={settings.horizontal ? valueAxis : indexAxis}
         axisLeft={settings.horizontal ? indexAxis : valueAxis}
+        gridXValues={settings.horizontal ? gridValues : undefined}
+        gridYValues={settings.horizontal ? undefined : gridValues}
         theme={THEME}
         animate={false}
-        legends={[{ dataFrom: 'keys', ...legend, ...legendBelow }]}
       />
     );
   }
+  const legendItems = labels.map((label, i) => ({ label, color: palette[i] }));
   return (
-    <ChartFrame
-      label={summary}
-      format={settings.format}
-      size={size}
-      figures={<FiguresTable data={data} layout="ver1" />}
+    <Flex
+      direction={legend.placement === 'right' ? 'row' : 'column'}
+      gap="xs"
+      align={legend.placement === 'right' ? 'center' : 'stretch'}
+      h="100%"
     >
-      {chart}
-    </ChartFrame>
+      <div style={{ flex: 1, minWidth: 0 }}>
+        <ChartFrame
+          label={summary}
+          format={settings.format}
+          size={size}
+          figures={<FiguresTable data={data} layout="ver1" />}
+        >
+          {chart}
+        </ChartFrame>
+      </div>
+      <ChartLegend items={legendItems} placement={legend.placement} item={legend.item} />
+    </Flex>
+  );
+}
+
+/** The series' colours and names (HTML, so it wraps; the summary and the figures name them too). */
+function ChartLegend({
+  items,
+  placement,
+  item,
+}: {
+  items: { label: string; color: string }[];
+  placement: 'right' | 'bottom';
+  item: 'row' | 'row-reverse' | 'column' | 'column-reverse';
+}) {
+  return (
+    <Flex
+      aria-hidden="true"
+      data-testid="block-legend"
+      data-item={item}
+      direction={placement === 'right' ? 'column' : 'row'}
+      wrap="wrap"
+      justify="center"
+      gap={placement === 'right' ? 4 : 'sm'}
+      maw={placement === 'right' ? 160 : undefined}
+      style={{ flexShrink: 0 }}
+    >
+      {items.map((entry) => (
+        <Flex
+          key={entry.label}
+          direction={item}
+          align="center"
+          justify={item === 'row-reverse' ? 'flex-end' : 'flex-start'}
+          gap={4}
+        >
+          <ColorSwatch color={entry.color} size={10} radius={2} withShadow={false} />
+          <Text size="xs" lh={1.2}>
+            {entry.label}
+          </Text>
+        </Flex>
+      ))}
+    </Flex>
   );
 }
 

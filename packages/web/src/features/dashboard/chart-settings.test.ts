@@ -8,8 +8,10 @@ import {
   colorsOf,
   legendOf,
   linePropsOf,
+  maxValueOf,
   schemeColorAt,
   unsupportedSettings,
+  valueTicks,
 } from './chart-settings';
 
 describe('chart settings', () => {
@@ -135,21 +137,30 @@ describe('chart settings', () => {
     expect(schemeColorAt(['#000000', '#ffffff'], 3)).toBe('#ffffff');
   });
 
-  it('puts the legend beside the chart or under it', () => {
-    const beside = legendOf(chartSettingsOf({ legend_direction: 'right-to-left' }), 10);
-    expect(beside.legend).toMatchObject({
-      anchor: 'right',
-      direction: 'column',
-      itemDirection: 'right-to-left',
+  it('puts the legend beside the chart or under it, its items in the asked direction', () => {
+    expect(legendOf(chartSettingsOf({}))).toEqual({ placement: 'right', item: 'row' });
+    expect(legendOf(chartSettingsOf({ legend_direction: 'right-to-left' }))).toEqual({
+      placement: 'right',
+      item: 'row-reverse',
     });
-    expect(beside.margin.right).toBeGreaterThan(0);
-    const under = legendOf(chartSettingsOf({ legend_direction: 'top-to-bottom' }), 10);
-    expect(under.legend).toMatchObject({
-      anchor: 'bottom',
-      direction: 'row',
-      itemDirection: 'top-to-bottom',
+    expect(legendOf(chartSettingsOf({ legend_direction: 'top-to-bottom' }))).toEqual({
+      placement: 'bottom',
+      item: 'column',
     });
-    expect(under.margin.bottom).toBeGreaterThan(0);
+    expect(legendOf(chartSettingsOf({ legend_direction: 'bottom-to-top' }))).toEqual({
+      placement: 'bottom',
+      item: 'column-reverse',
+    });
+  });
+
+  it('gives a value axis whole-number ticks', () => {
+    expect(valueTicks(0)).toEqual([0]);
+    expect(valueTicks(3)).toEqual([0, 1, 2, 3]);
+    expect(valueTicks(120)).toBe(5);
+    const cells: Record<string, Record<string, number>> = { a: { x: 2, y: 3 }, b: { x: 4, y: 0 } };
+    const value = (row: string, key: string) => cells[row]?.[key] ?? 0;
+    expect(maxValueOf(['a', 'b'], ['x', 'y'], value, false)).toBe(4);
+    expect(maxValueOf(['a', 'b'], ['x', 'y'], value, true)).toBe(5);
   });
 
   it('grows a scrolling chart with its figures, and fits the block otherwise', () => {

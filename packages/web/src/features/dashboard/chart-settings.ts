@@ -125,24 +125,47 @@ export function schemeColorAt(colors: { scheme: ChartScheme } | string[], index:
   return palette[index % palette.length];
 }
 
-/** Where the legend goes: beside the chart for left/right items, under it for top/bottom ones. */
-export function legendOf(chart: ChartSettings, longestLabel: number) {
-  const beside = chart.legend === 'left-to-right' || chart.legend === 'right-to-left';
-  const width = Math.min(160, Math.max(60, longestLabel * 7 + 24));
-  return {
-    margin: beside ? { right: width + 16 } : { bottom: 84 },
-    legend: {
-      anchor: beside ? ('right' as const) : ('bottom' as const),
-      direction: beside ? ('column' as const) : ('row' as const),
-      itemDirection: chart.legend,
-      translateX: beside ? width + 16 : 0,
-      translateY: beside ? 0 : 80,
-      itemWidth: beside ? width : Math.max(60, Math.min(120, longestLabel * 7 + 24)),
-      itemHeight: beside ? 18 : 36,
-      itemsSpacing: 4,
-      symbolSize: 12,
-    },
-  };
+/**
+ * Where the legend goes and how its items read: left-to-right and right-to-left items stand beside
+ * the chart (colour then name, or name then colour), top-to-bottom and bottom-to-top items under it
+ * (colour above name, or name above colour). nivo's own legend does not wrap, so ours is HTML.
+ */
+export function legendOf(chart: ChartSettings): {
+  placement: 'right' | 'bottom';
+  item: 'row' | 'row-reverse' | 'column' | 'column-reverse';
+} {
+  switch (chart.legend) {
+    case 'right-to-left':
+      return { placement: 'right', item: 'row-reverse' };
+    case 'top-to-bottom':
+      return { placement: 'bottom', item: 'column' };
+    case 'bottom-to-top':
+      return { placement: 'bottom', item: 'column-reverse' };
+    default:
+      return { placement: 'right', item: 'row' };
+  }
+}
+
+/** Whole-number ticks for a value axis up to max: each one while few, else left to nivo (5). */
+export function valueTicks(max: number): number[] | number {
+  if (!(max > 0)) return [0];
+  if (max <= 8) return Array.from({ length: Math.ceil(max) + 1 }, (_, i) => i);
+  return 5;
+}
+
+/** The highest value the value axis must reach: the largest cell, or the largest stack. */
+export function maxValueOf(
+  rows: readonly string[],
+  keys: readonly string[],
+  value: (row: string, key: string) => number,
+  stacked: boolean,
+): number {
+  let max = 0;
+  for (const row of rows) {
+    const cells = keys.map((key) => value(row, key));
+    max = Math.max(max, stacked ? cells.reduce((n, v) => n + v, 0) : Math.max(0, ...cells));
+  }
+  return max;
 }
 
 /** The bar chart's nivo props for the settings. */
