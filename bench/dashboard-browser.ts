@@ -31,25 +31,34 @@ const DRAWN = [
   '[data-testid="block-not-supported"]',
 ].join(', ');
 
+/** The little of the DOM the check in the page uses. */
+interface Node {
+  textContent: string | null;
+  querySelector(selector: string): Node | null;
+  querySelectorAll(selector: string): ArrayLike<Node>;
+  getAttribute(name: string): string | null;
+}
+
 /** Waits until every one of `count` blocks is drawn; the page's time since navigation, in ms. */
 async function drawnAfter(page: Page, count: number): Promise<number> {
-  // the check runs in the page (a string: this package is compiled without the DOM's types)
+  // the check runs in the page; this package is compiled without the DOM's types, hence Node
   const handle = await page.waitForFunction(
-    `(() => {
-      const blocks = [...document.querySelectorAll('[data-testid="dashboard-block"]')];
-      if (blocks.length < ${count}) return false;
+    ({ count, drawn }) => {
+      const document = (globalThis as unknown as { document: Node }).document;
+      const blocks = Array.from(document.querySelectorAll('[data-testid="dashboard-block"]'));
+      if (blocks.length < count) return false;
       for (const block of blocks) {
-        if (block.textContent.includes('Something went wrong')) return -1;
+        if (block.textContent?.includes('Something went wrong')) return -1;
         if (block.querySelector('.mantine-Loader-root')) return false;
-        const charts = [...block.querySelectorAll('[data-testid="block-chart"]')];
+        const charts = Array.from(block.querySelectorAll('[data-testid="block-chart"]'));
         if (charts.length > 0) {
           if (charts.some((c) => c.getAttribute('data-format') !== 'table' && !c.querySelector('svg')))
             return false;
-        } else if (!block.querySelector(${JSON.stringify(DRAWN)})) return false;
+        } else if (!block.querySelector(drawn)) return false;
       }
       return performance.now();
-    })()`,
-    undefined,
+    },
+    { count, drawn: DRAWN },
     { polling: 'raf', timeout: 60_000 },
   );
   const at = (await handle.jsonValue()) as number;

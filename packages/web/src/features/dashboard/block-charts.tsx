@@ -28,6 +28,7 @@ import {
   legendOf,
   linePropsOf,
   maxValueOf,
+  readableOn,
   schemeColorAt,
   type Unsupported,
   unsupportedSettings,
@@ -141,7 +142,8 @@ export function SeriesChart({
   const longestRow = Math.max(0, ...data.rows.map((row) => row.length));
   const margin = {
     top: 12,
-    right: 16,
+    // a line's last point sits on the edge: room for half its label
+    right: settings.format === 'line' && !rotate ? 8 + Math.min(longestRow, 12) * 4 : 16,
     bottom: rotate ? 24 + Math.min(longestRow, 12) * 5 : 36,
     left: settings.horizontal ? Math.min(120, 16 + longestRow * 6) : 40,
   };
@@ -164,7 +166,7 @@ export function SeriesChart({
         padAngle={0.5}
         enableArcLabels={settings.labels}
         enableArcLinkLabels={false}
-        arcLabelsTextColor="#ffffff"
+        arcLabelsTextColor={(datum) => readableOn(datum.color)}
         theme={THEME}
         animate={false}
       />
@@ -209,7 +211,7 @@ export function SeriesChart({
         valueScale={{ type: 'linear' }}
         labelSkipWidth={14}
         labelSkipHeight={12}
-        labelTextColor="#ffffff"
+        labelTextColor={(datum) => readableOn(datum.color)}
         tooltipLabel={(datum) => `${labelOf(datum.id)} · ${datum.indexValue}`}
         axisBottom={settings.horizontal ? valueAxis : indexAxis}
         axisLeft={settings.horizontal ? indexAxis : valueAxis}
@@ -448,7 +450,7 @@ export function FunnelChart({
             spacing={2}
             shapeBlending={0.6}
             enableLabel={settings.labels}
-            labelColor="#ffffff"
+            labelColor={(part) => readableOn(part.color)}
             borderWidth={0}
             beforeSeparatorLength={0}
             afterSeparatorLength={0}

@@ -9,6 +9,7 @@ import {
   legendOf,
   linePropsOf,
   maxValueOf,
+  readableOn,
   schemeColorAt,
   unsupportedSettings,
   valueTicks,
@@ -135,6 +136,14 @@ describe('chart settings', () => {
     expect(schemeColorAt({ scheme: 'blues' }, 8)).toBe('#08306b');
     expect(schemeColorAt({ scheme: 'spectral' }, 10)).toBe('#5e4fa2');
     expect(schemeColorAt(['#000000', '#ffffff'], 3)).toBe('#ffffff');
+  });
+
+  it('writes labels dark on light fills and white on dark ones', () => {
+    expect(readableOn('#b3e2cd')).toBe('#212529');
+    expect(readableOn('#f1e15b')).toBe('#212529');
+    expect(readableOn('#1b9e77')).toBe('#212529');
+    expect(readableOn('#1c7ed6')).toBe('#ffffff');
+    expect(readableOn('#08306b')).toBe('#ffffff');
   });
 
   it('puts the legend beside the chart or under it, its items in the asked direction', () => {

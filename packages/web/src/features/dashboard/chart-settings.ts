@@ -125,6 +125,21 @@ export function schemeColorAt(colors: { scheme: ChartScheme } | string[], index:
   return palette[index % palette.length];
 }
 
+/** Dark or white text, whichever reads better on a fill (WCAG relative luminance). */
+export function readableOn(fill: string): string {
+  // the schemes' and the list options' colours are hex (#rgb or #rrggbb)
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(fill.trim())?.[1];
+  if (!hex) return '#212529';
+  const full = hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex;
+  const channel = (at: number) => {
+    const c = Number.parseInt(full.slice(at, at + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  const luminance = 0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4);
+  // above this, #212529 (luminance 0.016) contrasts more than white does
+  return luminance > 0.213 ? '#212529' : '#ffffff';
+}
+
 /**
  * Where the legend goes and how its items read: left-to-right and right-to-left items stand beside
  * the chart (colour then name, or name then colour), top-to-bottom and bottom-to-top items under it
