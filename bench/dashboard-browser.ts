@@ -182,7 +182,7 @@ async function main() {
       times.sort((a, b) => a - b);
       const p95 = percentile(times, 95);
       lines.push([
-        `${label}: p50 / p95 of ${LOADS}`,
+        `${label}: p50 / p95 of ${LOADS} loads`,
         `${ms(percentile(times, 50))} / ${ms(p95)}`,
         `target < ${TARGET_MS} ms${p95 < TARGET_MS ? '' : ' (missed)'}`,
       ]);
@@ -212,7 +212,7 @@ async function main() {
   }
   console.log('\nDashboard in Chromium (headless, loopback, one user)');
   for (const [label, figure, target] of lines)
-    console.log(`${label.padEnd(64)}${figure.padEnd(28)}${target}`);
+    console.log(`${label.padEnd(72)}${figure.padEnd(26)}${target}`);
 }
 
 main().catch((error) => {
