@@ -63,10 +63,9 @@ async function addBlock(page: Page, block: NewBlock, shot?: string) {
   await choose(page, 'block-type', block.type);
   await page.getByTestId('block-title-en_GB').fill(block.title);
   if (block.entity) await choose(page, 'block-entity', block.entity);
-  if (block.chart || block.container) {
+  if (block.container) {
     await page.getByTestId('block-tab-layout').click();
-    if (block.chart) await choose(page, 'block-setting-chart_format', block.chart);
-    if (block.container) await choose(page, 'block-parent', block.container);
+    await choose(page, 'block-parent', block.container);
   }
   if (block.layout) {
     // a dossier list's layout is among its own settings
@@ -77,8 +76,9 @@ async function addBlock(page: Page, block: NewBlock, shot?: string) {
     await page.getByTestId('block-tab-permissions').click();
     for (const role of block.roles) await page.getByRole('checkbox', { name: role }).check();
   }
-  if (block.listField || block.sumField) {
+  if (block.listField || block.sumField || block.chart) {
     await page.getByTestId('block-tab-specific').click();
+    if (block.chart) await choose(page, 'block-setting-chart_format', block.chart);
     if (block.listField) {
       await page.getByTestId('block-setting-use_creation_date').check();
       await choose(page, 'block-setting-list-field', block.listField);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { blockSettingsSchema } from './block-chart-settings';
 import { listQuerySchema, pagerSchema, REQUIRED_MESSAGE } from './common';
 import { idParamSchema, idSchema } from './ids';
 
@@ -84,7 +85,7 @@ const blockFields = {
   dashboard: z.boolean().default(true),
   roles: z.array(idSchema).max(200).default([]),
   translations: z.array(translation).max(20).default([]),
-  settings: z.record(z.string(), z.unknown()).default({}),
+  settings: blockSettingsSchema.default({}),
 };
 
 /** The rules of spec document 1 section 5 "Block" that span fields. */

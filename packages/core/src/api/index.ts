@@ -1,6 +1,7 @@
 export * from './abilities';
 export * from './activity';
 export * from './auth';
+export * from './block-chart-settings';
 export * from './common';
 export * from './dashboard';
 export * from './dossier';

@@ -309,3 +309,49 @@ describe('who sees what', () => {
     );
   });
 });
+
+describe('chart settings', () => {
+  it('keeps the chart settings of the lists, refuses values outside them, keeps settings it does not know', async () => {
+    const post = (settings: Record<string, unknown>) =>
+      c.admin.post('/api/mypageblock', {
+        environment: c.environment.id,
+        type: 'count_list_options',
+        defDossier: c.client.id,
+        settings: { count_list_field: c.fields.list.dataField.id, ...settings },
+      });
+    const chart = {
+      scheme: 'yellow_green_blue',
+      chart_format: 'table',
+      group_format: 'stacked',
+      chart_layout: 'horizontal',
+      table_layout: 'ver6',
+      legend_direction: 'bottom-to-top',
+      reverse_axis: 'yes',
+      show_y_scroll: 'no',
+      enable_labels: true,
+      enable_grid: 'no',
+      something_else: { kept: 1 },
+    };
+    const created = await post(chart);
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.json().settings).toMatchObject(chart);
+    const refused = await post({
+      scheme: 'rainbow',
+      chart_format: 'radar',
+      table_layout: 'ver7',
+      reverse_axis: 'maybe',
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(Object.keys(refused.json().errors).sort()).toEqual([
+      'settings.chart_format',
+      'settings.reverse_axis',
+      'settings.scheme',
+      'settings.table_layout',
+    ]);
+    const patched = await c.admin.patch(`/api/mypageblock/${created.json().id}`, {
+      settings: { count_list_field: c.fields.list.dataField.id, legend_direction: 'sideways' },
+    });
+    expect(patched.statusCode).toBe(400);
+    expect(patched.json().errors['settings.legend_direction']).toBe('Choose one of the listed values');
+  });
+});

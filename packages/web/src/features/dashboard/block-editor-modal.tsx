@@ -50,6 +50,7 @@ import { AdminModal, ErrorMark } from '../admin/admin-modal';
 import { useCultures } from '../admin/translations';
 import { useEnvironment } from '../environments/environment-store';
 import { blockTitle } from './block-card';
+import { ChartSettingsFields, ChartSettingsInfo } from './chart-settings-fields';
 import { createBlock, deleteBlock, patchBlock } from './dashboard-api';
 import { ContainerSettings, ListBlockSettings, RefreshRateSetting } from './list-block-settings';
 
@@ -68,7 +69,6 @@ const ENTITY_TYPES: readonly BlockType[] = [
   'geomap',
   'funnel',
 ];
-const CHART_TYPES: readonly BlockType[] = ['count_list_options', 'count_link_options', 'date_statistics'];
 
 type Settings = Record<string, unknown>;
 interface SortRow {
@@ -444,31 +444,6 @@ export function BlockEditorModal({
               error={fieldError('parent')}
               data-testid="block-parent"
             />
-            {type !== '' && CHART_TYPES.includes(type) && (
-              <SimpleGrid cols={{ base: 1, sm: 2 }}>
-                {choice(
-                  'chart_format',
-                  t('dashboard.editor.chart_format'),
-                  ['bar', 'line', 'pie', 'table'],
-                  'dashboard.chart',
-                  'bar',
-                )}
-                {choice(
-                  'group_format',
-                  t('dashboard.editor.group_format'),
-                  ['grouped', 'stacked'],
-                  'dashboard.group',
-                  'grouped',
-                )}
-                {choice(
-                  'chart_layout',
-                  t('dashboard.editor.chart_layout'),
-                  ['vertical', 'horizontal'],
-                  'dashboard.orientation',
-                  'vertical',
-                )}
-              </SimpleGrid>
-            )}
             <RefreshRateSetting settings={settings} set={set} fieldError={fieldError} />
           </Stack>
         </Tabs.Panel>
@@ -742,12 +717,14 @@ export function BlockEditorModal({
                 </Button>
               </Stack>
             )}
-            {type !== '' &&
-              ['online_users', 'active_users', 'new_dossier_statistics', 'geomap'].includes(type) && (
-                <Text size="sm" c="dimmed">
-                  {t('dashboard.editor.no_settings')}
-                </Text>
-              )}
+            {type !== '' && (
+              <ChartSettingsFields type={type} settings={settings} set={set} fieldError={fieldError} />
+            )}
+            {type !== '' && ['online_users', 'active_users', 'geomap'].includes(type) && (
+              <Text size="sm" c="dimmed">
+                {t('dashboard.editor.no_settings')}
+              </Text>
+            )}
           </Stack>
         </Tabs.Panel>
 
@@ -773,6 +750,7 @@ export function BlockEditorModal({
                 </Table.Tr>
               </Table.Tbody>
             </Table>
+            <ChartSettingsInfo type={block.type} />
           </Tabs.Panel>
         )}
       </Tabs>

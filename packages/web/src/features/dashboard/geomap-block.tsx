@@ -1,5 +1,5 @@
 import 'leaflet/dist/leaflet.css';
-import { Anchor, List } from '@mantine/core';
+import { Anchor, List, ScrollArea } from '@mantine/core';
 import L from 'leaflet';
 import markerIcon from 'leaflet/dist/images/marker-icon.png';
 import markerIcon2x from 'leaflet/dist/images/marker-icon-2x.png';
@@ -25,13 +25,15 @@ const icon = L.icon({
 
 export default function GeomapBlock({ answer, height }: { answer: GeomapAnswer; height: number }) {
   const { t } = useTranslation();
+  // room under the map for the first few links; the rest scroll
+  const listRoom = Math.min(answer.markers.length, 4) * 24 + 8;
   return (
     <div data-testid="block-geomap">
       <section aria-label={t('dashboard.map')} style={{ isolation: 'isolate' }}>
         <MapContainer
           center={[answer.center.lat, answer.center.lng]}
           zoom={answer.zoom}
-          style={{ height: Math.max(height - 40, 150), width: '100%', borderRadius: 4 }}
+          style={{ height: Math.max(height - 40 - listRoom, 150), width: '100%', borderRadius: 4 }}
           scrollWheelZoom={false}
           attributionControl={false}
         >
@@ -44,15 +46,17 @@ export default function GeomapBlock({ answer, height }: { answer: GeomapAnswer; 
           ))}
         </MapContainer>
       </section>
-      <List size="sm" mt="xs">
-        {answer.markers.map((marker) => (
-          <List.Item key={marker.id}>
-            <Anchor component={Link} to={`/contentdossier/${marker.id}`}>
-              {marker.summary || `#${marker.id}`}
-            </Anchor>
-          </List.Item>
-        ))}
-      </List>
+      <ScrollArea.Autosize mah={listRoom} mt="xs">
+        <List size="sm">
+          {answer.markers.map((marker) => (
+            <List.Item key={marker.id}>
+              <Anchor component={Link} to={`/contentdossier/${marker.id}`}>
+                {marker.summary || `#${marker.id}`}
+              </Anchor>
+            </List.Item>
+          ))}
+        </List>
+      </ScrollArea.Autosize>
     </div>
   );
 }
