@@ -430,6 +430,13 @@ const ROUTES: Record<string, Case> = {
   'PUT /api/contentdossier/:id': {
     fill: (x) => ({ params: { id: x.dossier }, body: { values: { [x.item]: 'overwritten' } } }),
   },
+  'PATCH /api/contentdossier/:id': {
+    fill: (x) => ({
+      params: { id: x.dossier },
+      query: { displayCustomView: 'Gantt' },
+      body: { values: { [x.dataField]: '2026-01-01' } },
+    }),
+  },
   'DELETE /api/contentdossier/:id': { fill: (x) => ({ params: { id: x.dossier } }) },
   'POST /api/contentdossier/:id/archive': { fill: (x) => ({ params: { id: x.dossier } }) },
   'POST /api/contentdossier/:id/dearchive': { fill: (x) => ({ params: { id: x.dossier } }) },

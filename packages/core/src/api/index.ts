@@ -11,6 +11,7 @@ export * from './environment';
 export * from './environment-text';
 export * from './favourite';
 export * from './file';
+export * from './gantt';
 export * from './ids';
 export * from './log';
 export * from './member';
