@@ -51,7 +51,7 @@ import { summaryContainsSql, summarySql } from '../../query/visible-summary';
 import { presentItems } from '../content-dossier/present';
 import { compileForUser, savedQueryOf } from '../dossier-query/service';
 import { dossierWire } from './present';
-import { fieldViewOf, viewFieldItems } from './view-fields';
+import { fieldViewOf, ganttTaskLinkOf, viewFieldItems } from './view-fields';
 
 export const FILTER_VIEWS = ['list', 'search', 'advanced-search'];
 
@@ -214,6 +214,16 @@ export async function listDossiers(
       contents: contentsOf(listItems, rows),
       items,
       aggregations: await withVisibleOptions(db, access, visible, aggregations),
+      ...(fieldView === 'gantt'
+        ? {
+            gantt: await ganttTaskLinkOf(
+              db,
+              access,
+              { id: entity.id, settings: entity.settings as Record<string, unknown> },
+              embedded,
+            ),
+          }
+        : {}),
     },
     pager: count.estimated
       ? { ...makePager(params.page, params.limit, count.items), estimated: true }

@@ -103,3 +103,26 @@ export async function viewFieldItems(
   }
   return added;
 }
+
+/**
+ * The gantt_task_link of a project list (view=gantt, not itself the tasks of a project) with its
+ * child entity, when the entity names one of its own links; null otherwise.
+ */
+export async function ganttTaskLinkOf(
+  db: Db,
+  access: EnvironmentAccess,
+  entity: { id: number; settings: Settings },
+  embedded: { link: LinkRow } | null,
+): Promise<{ task_link_id: number; task_entity_id: number } | null> {
+  const { keys } = await ganttSettingsOf(db, access, entity.settings, embedded);
+  const linkId = settingId(entity.settings, 'gantt_task_link');
+  if (keys === GANTT_TASK_SETTINGS || linkId === null) return null;
+  const link = await db
+    .selectFrom('def_dossier_link')
+    .select(['id', 'child_def_dossier_id'])
+    .where('id', '=', linkId)
+    .where('environment_id', '=', access.environment.id)
+    .where('def_dossier_id', '=', entity.id)
+    .executeTakeFirst();
+  return link ? { task_link_id: link.id, task_entity_id: link.child_def_dossier_id } : null;
+}

@@ -97,7 +97,10 @@ type Setup = Awaited<ReturnType<typeof ganttSetup>>;
 
 const listUrl = (s: Setup, query: Record<string, string | number>) =>
   `/api/contentdossier?${new URLSearchParams(
-    Object.entries({ environment: s.environment.id, ...query }).map(([k, v]) => [k, String(v)]),
+    Object.entries({ environment: s.environment.id, ...query }).map(([k, v]): [string, string] => [
+      k,
+      String(v),
+    ]),
   )}`;
 const projectsQuery = (s: Setup, view: string) => ({
   defDossier: s.project.id,
@@ -106,7 +109,7 @@ const projectsQuery = (s: Setup, view: string) => ({
   view,
 });
 /** The value of `dossier`'s data field in a list answer (through the item that carries it). */
-const valueOf = (body: DossierListBody, dossier: number, dataFieldId: number) => {
+const fieldValue = (body: DossierListBody, dossier: number, dataFieldId: number) => {
   const item = body.results.items.find((i) => i.def_dossier_def_field?.id === dataFieldId);
   return item ? body.results.contents[String(dossier)]?.[String(item.id)] : undefined;
 };
@@ -118,17 +121,17 @@ describe('the list call of the views', () => {
     expect(admin.statusCode, admin.body).toBe(200);
     const body = admin.json() as DossierListBody;
     expect(body.results.dossiers.map((d) => d.id).sort()).toEqual([s.ids.p1, s.ids.p2].sort());
-    expect(valueOf(body, s.ids.p1, s.fields.start.dataField.id)).toBe('2026-03-01');
-    expect(valueOf(body, s.ids.p1, s.fields.secret.dataField.id)).toBe('hidden words');
+    expect(fieldValue(body, s.ids.p1, s.fields.start.dataField.id)).toBe('2026-03-01');
+    expect(fieldValue(body, s.ids.p1, s.fields.secret.dataField.id)).toBe('hidden words');
     // without view the list carries its list items only
     const plain = (await s.admin.get(listUrl(s, { ...projectsQuery(s, ''), view: 'list' }))).json();
-    expect(valueOf(plain, s.ids.p1, s.fields.start.dataField.id)).toBeUndefined();
+    expect(fieldValue(plain, s.ids.p1, s.fields.start.dataField.id)).toBeUndefined();
 
     await s.grant(s.project, ['show']);
     await s.grant(s.kase, ['show']);
     const member = await s.member.get(listUrl(s, projectsQuery(s, 'timeline')));
     expect(member.statusCode, member.body).toBe(200);
-    expect(valueOf(member.json(), s.ids.p1, s.fields.start.dataField.id)).toBe('2026-03-01');
+    expect(fieldValue(member.json(), s.ids.p1, s.fields.start.dataField.id)).toBe('2026-03-01');
     // a field hidden from the member's role never leaves the server
     expect(member.body).not.toContain('hidden words');
     expect(
@@ -143,9 +146,10 @@ describe('the list call of the views', () => {
     const projects = await s.admin.get(listUrl(s, projectsQuery(s, 'Gantt')));
     expect(projects.statusCode, projects.body).toBe(200);
     const body = projects.json() as DossierListBody;
-    expect(valueOf(body, s.ids.p1, s.fields.end.dataField.id)).toBe('2026-03-31');
-    expect(valueOf(body, s.ids.p1, s.fields.progress.dataField.id)).toBe(140);
-    expect(valueOf(body, s.ids.p2, s.fields.start.dataField.id)).toBeNull();
+    expect(fieldValue(body, s.ids.p1, s.fields.end.dataField.id)).toBe('2026-03-31');
+    expect(fieldValue(body, s.ids.p1, s.fields.progress.dataField.id)).toBe(140);
+    expect(fieldValue(body, s.ids.p2, s.fields.start.dataField.id)).toBeNull();
+    expect(body.results.gantt).toEqual({ task_link_id: s.links.tasks.id, task_entity_id: s.task.id });
 
     const tasks = await s.admin.get(
       listUrl(s, {
@@ -159,8 +163,9 @@ describe('the list call of the views', () => {
     expect(tasks.statusCode, tasks.body).toBe(200);
     const taskBody = tasks.json() as DossierListBody;
     expect(taskBody.results.dossiers.map((d) => d.id)).toEqual([s.ids.t1]);
-    expect(valueOf(taskBody, s.ids.t1, s.fields.taskStart.dataField.id)).toBe('2026-03-02');
-    expect(valueOf(taskBody, s.ids.t1, s.fields.taskProgress.dataField.id)).toBe(50);
+    expect(fieldValue(taskBody, s.ids.t1, s.fields.taskStart.dataField.id)).toBe('2026-03-02');
+    expect(fieldValue(taskBody, s.ids.t1, s.fields.taskProgress.dataField.id)).toBe(50);
+    expect(taskBody.results.gantt).toBeNull();
   });
 
   test('each view needs show on the entity; another environment’s ids are refused', async () => {

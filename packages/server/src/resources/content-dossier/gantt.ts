@@ -77,11 +77,11 @@ export async function updateGanttDates(
   }
   // a start after its end is refused, with the other date as sent or as stored
   const stored = dossier.values as Record<string, unknown>;
-  const valueOf = (id: number) => (String(id) in values ? values[String(id)] : stored[String(id)]);
+  const current = (id: number) => (String(id) in values ? values[String(id)] : stored[String(id)]);
   for (const { start, end } of pairs) {
     if (start === null || end === null || Object.keys(errors).length) continue;
     if (!(String(start) in values) && !(String(end) in values)) continue;
-    const [from, to] = [valueOf(start), valueOf(end)];
+    const [from, to] = [current(start), current(end)];
     if (typeof from === 'string' && typeof to === 'string' && Date.parse(from) > Date.parse(to))
       errors[String(String(start) in values ? start : end)] = GANTT_MESSAGES.startAfterEnd;
   }

@@ -1,5 +1,8 @@
 import type { ComponentType } from 'react';
+import { GanttView } from './gantt-view';
+import { HourRegistrationView } from './hour-registration-view';
 import type { LinkedViewName, LinkedViewProps } from './linked-view';
+import { TimelineView } from './timeline-view';
 
 /**
  * The component of each embedded-list view. A view left undefined is not built (yet): the view
@@ -9,14 +12,24 @@ export const viewRegistry: Record<LinkedViewName, ComponentType<LinkedViewProps>
   list: undefined,
   calendar: undefined,
   kanban: undefined,
-  timeline: undefined,
-  gantt: undefined,
-  hourregistration: undefined,
+  timeline: TimelineView,
+  gantt: GanttView,
+  hourregistration: HourRegistrationView,
 };
 
-/** The views to offer: allowed by the link (in the registry's order) and built. */
-export function availableViews(allowed: readonly string[]): LinkedViewName[] {
+/**
+ * The views to offer: allowed by the link (in the registry's order), built, and for the hour
+ * registration view the environment's module (`abilities.canUseHourRegistration`, spec doc 2
+ * section 2).
+ */
+export function availableViews(
+  allowed: readonly string[],
+  abilities?: { canUseHourRegistration?: boolean } | null,
+): LinkedViewName[] {
   return (Object.keys(viewRegistry) as LinkedViewName[]).filter(
-    (name) => allowed.includes(name) && viewRegistry[name] !== undefined,
+    (name) =>
+      allowed.includes(name) &&
+      viewRegistry[name] !== undefined &&
+      (name !== 'hourregistration' || abilities?.canUseHourRegistration === true),
   );
 }
