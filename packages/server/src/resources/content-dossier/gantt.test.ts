@@ -197,13 +197,7 @@ describe('the list call of the views', () => {
 });
 
 describe('PATCH /api/contentdossier/{id}?displayCustomView=Gantt', () => {
-  const patch = (
-    s: Setup,
-    client: Setup['admin'],
-    id: number,
-    values: Record<string, unknown>,
-    view = 'Gantt',
-  ) =>
+  const patch = (client: Setup['admin'], id: number, values: Record<string, unknown>, view = 'Gantt') =>
     client.request({
       method: 'PATCH',
       url: `/api/contentdossier/${id}?displayCustomView=${view}`,
@@ -216,13 +210,13 @@ describe('PATCH /api/contentdossier/{id}?displayCustomView=Gantt', () => {
   test('moves a task and its project, each logged', async () => {
     const s = await ganttSetup();
     const { taskStart, taskEnd, start, end } = s.fields;
-    const task = await patch(s, s.admin, s.ids.t1, {
+    const task = await patch(s.admin, s.ids.t1, {
       [taskStart.dataField.id]: '2026-03-25',
       [taskEnd.dataField.id]: '2026-04-05',
     });
     expect(task.statusCode, task.body).toBe(200);
     expect(task.json()).toEqual({ id: s.ids.t1 });
-    const project = await patch(s, s.admin, s.ids.p1, { [end.dataField.id]: '2026-04-05' });
+    const project = await patch(s.admin, s.ids.p1, { [end.dataField.id]: '2026-04-05' });
     expect(project.statusCode, project.body).toBe(200);
     expect(await stored(s.ids.t1)).toMatchObject({
       [taskStart.dataField.id]: '2026-03-25',
@@ -249,45 +243,45 @@ describe('PATCH /api/contentdossier/{id}?displayCustomView=Gantt', () => {
     const s = await ganttSetup();
     const values = { [s.fields.taskStart.dataField.id]: '2026-03-03' };
     await s.grant(s.task, ['show']);
-    expectForbidden(await patch(s, s.member, s.ids.t1, values), 'task without edit');
+    expectForbidden(await patch(s.member, s.ids.t1, values), 'task without edit');
     await s.grant(s.project, ['show']);
     expectForbidden(
-      await patch(s, s.member, s.ids.p1, { [s.fields.start.dataField.id]: '2026-03-02' }),
+      await patch(s.member, s.ids.p1, { [s.fields.start.dataField.id]: '2026-03-02' }),
       'project without edit',
     );
     expect((await stored(s.ids.t1))[s.fields.taskStart.dataField.id]).toBe('2026-03-02');
     await s.grant(s.task, ['show', 'edit']);
-    expect((await patch(s, s.member, s.ids.t1, values)).statusCode).toBe(200);
+    expect((await patch(s.member, s.ids.t1, values)).statusCode).toBe(200);
     expect((await stored(s.ids.t1))[s.fields.taskStart.dataField.id]).toBe('2026-03-03');
   });
 
   test('another environment’s dossier answers 404, as an unknown one', async () => {
     const s = await ganttSetup();
     const values = { [s.fields.taskStart.dataField.id]: '2026-03-03' };
-    expectNotFound(await patch(s, s.outsider, s.ids.t1, values), 'outsider');
-    expectNotFound(await patch(s, s.admin, 2_147_483_000, values), 'unknown');
+    expectNotFound(await patch(s.outsider, s.ids.t1, values), 'outsider');
+    expectNotFound(await patch(s.admin, 2_147_483_000, values), 'unknown');
     expect((await stored(s.ids.t1))[s.fields.taskStart.dataField.id]).toBe('2026-03-02');
   });
 
   test('invalid dates, a start after the end and other fields answer 400 keyed by field id', async () => {
     const s = await ganttSetup();
     const { taskStart, taskEnd, taskProgress, start } = s.fields;
-    const invalid = await patch(s, s.admin, s.ids.t1, { [taskStart.dataField.id]: '2026-02-31' });
+    const invalid = await patch(s.admin, s.ids.t1, { [taskStart.dataField.id]: '2026-02-31' });
     expect(invalid.statusCode, invalid.body).toBe(400);
     expect(Object.keys(invalid.json().errors)).toEqual([String(taskStart.dataField.id)]);
-    const text = await patch(s, s.admin, s.ids.t1, { [taskEnd.dataField.id]: 'soon' });
+    const text = await patch(s.admin, s.ids.t1, { [taskEnd.dataField.id]: 'soon' });
     expect(text.statusCode).toBe(400);
-    const after = await patch(s, s.admin, s.ids.t1, { [taskStart.dataField.id]: '2026-03-20' });
+    const after = await patch(s.admin, s.ids.t1, { [taskStart.dataField.id]: '2026-03-20' });
     expect(after.statusCode).toBe(400);
     expect(after.json().errors).toEqual({ [taskStart.dataField.id]: GANTT_MESSAGES.startAfterEnd });
-    const other = await patch(s, s.admin, s.ids.t1, { [taskProgress.dataField.id]: 10 });
+    const other = await patch(s.admin, s.ids.t1, { [taskProgress.dataField.id]: 10 });
     expect(other.json().errors).toEqual({ [taskProgress.dataField.id]: GANTT_MESSAGES.notAGanttDate });
     // a required project field the gantt does not send is no reason to refuse; an empty start is
-    const required = await patch(s, s.admin, s.ids.p1, { [start.dataField.id]: null });
+    const required = await patch(s.admin, s.ids.p1, { [start.dataField.id]: null });
     expect(required.statusCode).toBe(400);
-    expect((await patch(s, s.admin, s.ids.t1, {}, 'Gantt')).statusCode).toBe(400);
+    expect((await patch(s.admin, s.ids.t1, {}, 'Gantt')).statusCode).toBe(400);
     expect(
-      (await patch(s, s.admin, s.ids.t1, { [taskStart.dataField.id]: '2026-03-03' }, 'List')).statusCode,
+      (await patch(s.admin, s.ids.t1, { [taskStart.dataField.id]: '2026-03-03' }, 'List')).statusCode,
     ).toBe(400);
     expect(await stored(s.ids.t1)).toMatchObject({
       [taskStart.dataField.id]: '2026-03-02',

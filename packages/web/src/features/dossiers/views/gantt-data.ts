@@ -138,7 +138,7 @@ export function ganttItems(
       projectId: context.projectId,
       start,
       // a bar never ends before it starts
-      end: end < start ? start : end,
+      end: new Date(Math.max(end.getTime(), start.getTime())),
       progress: numberOf(value(fields.progress)) ?? 0,
       tags: tagItem ? tagsOf(value(fields.tags), context.optionsOf(tagItem), context.locale) : [],
       resource: usersOf(value(fields.resource)),
@@ -172,7 +172,9 @@ export function projectDatesFor(
   task: { start: Date; end: Date },
   project: { start: Date; end: Date },
 ): { start: Date; end: Date } | null {
-  const start = task.start < project.start ? task.start : project.start;
-  const end = task.end > project.end ? task.end : project.end;
-  return start === project.start && end === project.end ? null : { start, end };
+  const start = Math.min(task.start.getTime(), project.start.getTime());
+  const end = Math.max(task.end.getTime(), project.end.getTime());
+  return start === project.start.getTime() && end === project.end.getTime()
+    ? null
+    : { start: new Date(start), end: new Date(end) };
 }
