@@ -29,6 +29,7 @@ import { configRoutes } from './resources/config/routes';
 import { contactRoutes } from './resources/contact/routes';
 import { contentDossierRoutes } from './resources/content-dossier/routes';
 import { contentDossierListRoutes } from './resources/content-dossier-list/routes';
+import { contentDossierViewRoutes } from './resources/content-dossier-view/routes';
 import { dashboardRoutes } from './resources/dashboard/routes';
 import { defDossierRoutes } from './resources/def-dossier/routes';
 import { defDossierDefFieldRoutes } from './resources/def-dossier-def-field/routes';
@@ -225,6 +226,7 @@ export async function buildApp({ config, db, jwtSecret, mailer }: AppDeps): Prom
       await api.register(dossierQueryRoutes);
       await api.register(dashboardRoutes);
       await api.register(contentDossierListRoutes);
+      await api.register(contentDossierViewRoutes);
       await api.register(contentDossierRoutes);
       await api.register(exportRoutes);
       await api.register(favouriteRoutes);

@@ -458,6 +458,20 @@ const ROUTES: Record<string, Case> = {
   'GET /api/contentdossier/is-credential-allowed': {
     fill: (x) => ({ query: { defDossier: x.entity, credential: 'edit', dossier: x.dossier } }),
   },
+  'GET /api/contentdossier/kanban/board': {
+    fill: (x) => ({ query: { defDossier: x.entity, environment: x.environment } }),
+  },
+  'GET /api/contentdossier/kanban': {
+    fill: (x) => ({ query: { defDossier: x.entity, environment: x.environment, option: x.option } }),
+  },
+  'GET /api/contentdossier/calendar': {
+    fill: (x) => ({
+      query: { defDossier: x.entity, environment: x.environment, start: '2026-01-01', end: '2026-02-01' },
+    }),
+  },
+  'PATCH /api/contentdossier/:id/calendar': {
+    fill: (x) => ({ params: { id: x.dossier }, body: { start: '2026-01-02' } }),
+  },
   'POST /api/contentlist/:dossierId/:displayItemId/set': {
     fill: (x) => ({
       params: { dossierId: x.dossier, displayItemId: x.listItem },
@@ -593,6 +607,19 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
   const title = await addField(t, project, projectPosition, 'text', `${mark}_title`);
   const option = await buildListOption(t.db, colour.base.id, { text: `${mark} Red` });
   await buildListOption(t.db, colour.base.id, { text: `${mark} Blue` });
+  // the kanban and calendar views of the entity (their list calls and the calendar move)
+  await t.db
+    .updateTable('def_dossier')
+    .set({
+      settings: sql`settings || ${JSON.stringify({
+        kanban_search_field: name.dataField.id,
+        kanban_list_field: colour.dataField.id,
+        calendar_date_field: date.dataField.id,
+        calendar_edit_start: date.dataField.id,
+      })}::jsonb`,
+    })
+    .where('id', '=', entity.id)
+    .execute();
   for (const [owner, field] of [
     [entity, name],
     [project, title],

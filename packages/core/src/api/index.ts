@@ -13,6 +13,7 @@ export * from './favourite';
 export * from './file';
 export * from './gantt';
 export * from './ids';
+export * from './linked-views';
 export * from './log';
 export * from './member';
 export * from './message';

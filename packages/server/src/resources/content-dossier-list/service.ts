@@ -17,7 +17,7 @@ import {
   type ValueSource,
   valueRefsOf,
 } from '@dossierbase/core';
-import { type SelectQueryBuilder, sql } from 'kysely';
+import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { Database, UserRow } from '../../db/schema';
 import { badRequest } from '../../http-errors';
@@ -58,6 +58,10 @@ export const FILTER_VIEWS = ['list', 'search', 'advanced-search'];
 export interface ListOptions {
   /** how the background index sync builds indexes (CONCURRENTLY on PostgreSQL) */
   indexes?: FieldIndexOptions;
+  /** a view's own narrowing (a kanban column, a calendar range), ANDed with the list's filters */
+  condition?: RawBuilder<boolean>;
+  /** the view whose items the answer carries (a calendar or kanban custom view), else 'list' */
+  itemsView?: string;
 }
 
 type Query = Record<string, unknown>;
@@ -169,6 +173,10 @@ async function openList(db: Db, user: UserRow, query: Query, options: ListOption
     params.condition = params.condition ? sql<boolean>`(${params.condition} and ${condition})` : condition;
     if (query.archived === undefined) params.archived = 'both';
   }
+  if (options.condition)
+    params.condition = params.condition
+      ? sql<boolean>`(${params.condition} and ${options.condition})`
+      : options.condition;
   return { access, params, visible, entity: scope.entity, embedded };
 }
 
@@ -179,7 +187,10 @@ export async function listDossiers(
   options: ListOptions = {},
 ): Promise<DossierListBody> {
   const { access, params, visible, entity, embedded } = await openList(db, user, query, options);
-  const shownItems = visible.filter((v) => v.item.view === 'list');
+  const shownItems =
+    options.itemsView && options.itemsView !== 'list'
+      ? await visibleItems(db, access, params.defDossierId, [options.itemsView])
+      : visible.filter((v) => v.item.view === 'list');
   // a timeline or gantt reads its configured fields too (view-fields.ts)
   const fieldView = fieldViewOf(query.view);
   const listItems = fieldView

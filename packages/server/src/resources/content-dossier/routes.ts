@@ -44,6 +44,10 @@ const listParams = z.object({ dossierId: dossierIdParamSchema, displayItemId: id
 const optionIds = z.object({ values: z.array(idSchema).max(500) });
 const positionQuery = z.object({ displayPosition: idParamSchema.optional() });
 
+// customView=row_input: the dossier is created from the row entry form of an embedded list, whose
+// items are the entity's row_input view (spec doc 2 section 7)
+const createQuery = z.object({ customView: z.enum(['row_input']).optional() });
+
 export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
@@ -51,12 +55,17 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
     '/contentdossier',
     {
       config: { access: 'signedIn' },
-      schema: { body: dossierWriteSchema, tags, response: answers({ 201: dossierIdAnswerSchema }) },
+      schema: {
+        querystring: createQuery,
+        body: dossierWriteSchema,
+        tags,
+        response: answers({ 201: dossierIdAnswerSchema }),
+      },
     },
     async (request, reply) => {
       const { user, environmentId } = await currentUserForEntity(request, request.body.defDossier);
       const scope = await openEntityScope(db, user, request.body.defDossier, environmentId);
-      const id = await createDossier(db, scope, request.body);
+      const id = await createDossier(db, scope, { ...request.body, customView: request.query.customView });
       return reply.code(201).send({ id });
     },
   );

@@ -37,11 +37,18 @@ export async function createDossier(
     ignore_existing: boolean;
     embedded?: number;
     linkId?: number;
+    /** the row entry form of an embedded list: its items are those of the row_input view */
+    customView?: 'row_input';
   },
 ): Promise<number> {
   authorize(canCreateDossier(scope));
   const embedded = await embeddedParent(db, scope, input);
-  const items = await visibleItems(db, scope.access, scope.entity.id, EDIT_VIEWS);
+  const items = await visibleItems(
+    db,
+    scope.access,
+    scope.entity.id,
+    input.customView ? [input.customView] : EDIT_VIEWS,
+  );
   const normalised = await normaliseValues(db, scope, itemMap(items), input.values);
   const links = new Map(normalised.links.map((l) => [l.item.item.id, l.ids]));
   checkRequired(scope.entity, items, items, normalised.values, links, normalised.errors);

@@ -89,6 +89,7 @@ export function DetailTab({ dossierId, tab, overview, canEdit, conditions, sourc
         conditions={conditions}
         errors={editing ? submitter.errors : undefined}
         sources={sources}
+        dossier={{ id: dossierId, environmentId: overview.dossier.environment_id }}
         testId={`dossier-form-${tab.id}`}
       />
       {canEdit ? (

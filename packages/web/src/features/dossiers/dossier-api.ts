@@ -28,11 +28,23 @@ export type DossierValues = Record<string, unknown>;
 export const fetchDossier = (id: number, displayPosition: number | null, signal?: AbortSignal) =>
   api.get<DossierDetail>(`/contentdossier/${id}`, { displayPosition }, signal);
 
-export const createDossier = (body: {
-  defDossier: number;
-  values: DossierValues;
-  ignore_existing: boolean;
-}) => api.post<{ id: number }>('/contentdossier', body);
+/** Where a new dossier is made: inside an embedded list (linked to its parent), from its row entry form. */
+export interface CreateContext {
+  embedded?: { parentId: number; linkId: number };
+  /** the row entry form: the server takes the row_input view's items */
+  customView?: 'row_input';
+}
+
+export const createDossier = (
+  body: { defDossier: number; values: DossierValues; ignore_existing: boolean },
+  context: CreateContext = {},
+) =>
+  api.post<{ id: number }>(
+    context.customView ? `/contentdossier?customView=${context.customView}` : '/contentdossier',
+    context.embedded
+      ? { ...body, embedded: context.embedded.parentId, linkId: context.embedded.linkId }
+      : body,
+  );
 
 export const updateDossier = (
   id: number,

@@ -14,6 +14,7 @@ import { translateMessage } from '../../i18n/messages';
 import { layoutRows, minimumSpan } from '../admin/grid';
 import type { DossierValues } from './dossier-api';
 import { type FormMode, firstErrorItem, formRules, isEditable, itemKey, itemsForMode } from './form-logic';
+import { EmbeddedList } from './views/embedded-list';
 
 // The display items of one position on the 12-column grid: the type's Editor in edit mode, its
 // Display in show mode, with labels, required asterisks, conditions and server errors.
@@ -54,6 +55,13 @@ export interface DossierFormProps {
   sources: (item: DisplayItem) => FieldSources;
   disabled?: boolean;
   testId?: string;
+  /** the saved dossier the form shows: its embedded-list links show their linked dossiers */
+  dossier?: { id: number; environmentId: number };
+  /**
+   * Links not shown: a dossier shown inside an embedded list hides the link back to the dossier it
+   * is shown in (spec doc 2 section 4).
+   */
+  hiddenLinkIds?: readonly number[];
 }
 
 export function DossierForm(props: DossierFormProps) {
@@ -64,7 +72,12 @@ export function DossierForm(props: DossierFormProps) {
   const shown = useMemo(() => itemsForMode(items, mode), [items, mode]);
   const { hidden, required } = formRules(shown, conditions, { ...props.conditionValues, ...values });
   // A block item shows its block once blocks exist; until then it takes no place.
-  const visible = shown.filter((item) => !hidden.has(itemKey(item)) && !isBlockItem(item));
+  const visible = shown.filter(
+    (item) =>
+      !hidden.has(itemKey(item)) &&
+      !isBlockItem(item) &&
+      !(item.def_dossier_link && props.hiddenLinkIds?.includes(item.def_dossier_link.id)),
+  );
   const rows = layoutRows(visible, width > 0 ? minimumSpan(width) : 1);
 
   if (visible.length === 0)
@@ -99,7 +112,14 @@ export function DossierForm(props: DossierFormProps) {
                 data-testid={`dossier-item-${item.id}`}
               >
                 <ItemPreText item={item} />
-                {editable ? (
+                {props.dossier && item.def_dossier_link?.type_of_link === 'embeddedList' ? (
+                  <EmbeddedList
+                    item={item}
+                    parentDossierId={props.dossier.id}
+                    environmentId={props.dossier.environmentId}
+                    label={<ItemLabel item={item} label={label} />}
+                  />
+                ) : editable ? (
                   <FieldEditor
                     item={item}
                     value={values[key]}

@@ -66,6 +66,8 @@ interface RepeatModalProps {
   values: DossierValues;
   onClose: () => void;
   onSaved: (ids: number[]) => void;
+  /** inside an embedded list: every dossier of the series is linked to the parent */
+  embedded?: { parentId: number; linkId: number };
 }
 
 export function RepeatModal(props: RepeatModalProps) {
@@ -84,7 +86,7 @@ export function RepeatModal(props: RepeatModalProps) {
   );
 }
 
-function RepeatForm({ defDossier, items, conditions, values, onClose, onSaved }: RepeatModalProps) {
+function RepeatForm({ defDossier, items, conditions, values, onClose, onSaved, embedded }: RepeatModalProps) {
   const { t } = useTranslation();
   const locale = useFieldLocale();
   const dates = useMemo(() => dateItems(items), [items]);
@@ -153,6 +155,7 @@ function RepeatForm({ defDossier, items, conditions, values, onClose, onSaved }:
         values: payload,
         dateItem: item.id,
         recurrence: rule.data,
+        ...(embedded ? { embedded: embedded.parentId, linkId: embedded.linkId } : {}),
       });
       setSaved(true);
       onSaved(ids);

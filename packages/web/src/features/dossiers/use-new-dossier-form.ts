@@ -2,7 +2,7 @@ import type { DisplayItem } from '@dossierbase/core';
 import { useEffect, useMemo, useState } from 'react';
 import { useFieldLocale } from '../../fields/shared';
 import { useTokenData } from '../auth/session';
-import { createDossier, type DossierValues } from './dossier-api';
+import { type CreateContext, createDossier, type DossierValues } from './dossier-api';
 import type { DossierFormProps } from './dossier-form';
 import { detailTabs, initialValues, isEditable } from './form-logic';
 import { useDossierSubmit } from './use-dossier-submit';
@@ -14,7 +14,7 @@ import { positionName, useEntityLayout } from './use-entity-layout';
 export function useNewDossierForm(
   defDossier: number,
   onSaved: (id: number) => void,
-  options: { firstSectionOnly?: boolean } = {},
+  options: { firstSectionOnly?: boolean; context?: CreateContext } = {},
 ) {
   const locale = useFieldLocale();
   const token = useTokenData();
@@ -42,7 +42,8 @@ export function useNewDossierForm(
     kind: 'create',
     items,
     conditions: layout.settings.conditions,
-    send: (payload, ignore) => createDossier({ defDossier, values: payload, ignore_existing: ignore }),
+    send: (payload, ignore) =>
+      createDossier({ defDossier, values: payload, ignore_existing: ignore }, options.context),
     onSaved,
   });
   const change = (key: string, value: unknown) => {

@@ -50,6 +50,10 @@ interface DossierTableProps {
   onQuickShow?: (id: number) => void;
   onQuickEdit?: (id: number) => void;
   canEdit: boolean;
+  /** an id column before the items (the link setting show_id) */
+  showId?: boolean;
+  /** rows with checkboxes and a select-all (default); an embedded list that only adds has none */
+  selectable?: boolean;
 }
 
 /** Clicks on controls inside a row (links, buttons, checkboxes) do not open the dossier. */
@@ -80,23 +84,31 @@ export function DossierTable(props: DossierTableProps) {
     props.onOpen(id, event.ctrlKey || event.metaKey);
   };
   const resultOf = (itemId: number) => props.aggregations.find((a) => a.id === itemId);
+  const withSelection = props.selectable !== false;
 
   return (
     <Table.ScrollContainer minWidth={600}>
       <Table highlightOnHover verticalSpacing="xs" data-testid="dossier-table">
         <Table.Thead>
           <Table.Tr>
-            <Table.Th w={40}>
-              <Checkbox
-                aria-label={t('dossier_list.select_all')}
-                checked={allSelected}
-                indeterminate={someSelected && !allSelected}
-                disabled={selectable.length === 0}
-                onChange={() => props.onSelect(allSelected ? new Set() : new Set(selectable))}
-                data-testid="dossier-select-all"
-              />
-            </Table.Th>
+            {withSelection ? (
+              <Table.Th w={40}>
+                <Checkbox
+                  aria-label={t('dossier_list.select_all')}
+                  checked={allSelected}
+                  indeterminate={someSelected && !allSelected}
+                  disabled={selectable.length === 0}
+                  onChange={() => props.onSelect(allSelected ? new Set() : new Set(selectable))}
+                  data-testid="dossier-select-all"
+                />
+              </Table.Th>
+            ) : null}
             <Table.Th w={90} />
+            {props.showId ? (
+              <Table.Th w={80} data-testid="dossier-id-column">
+                {t('dossier_list.id')}
+              </Table.Th>
+            ) : null}
             {items.map((item) => (
               <Table.Th
                 key={item.id}
@@ -159,15 +171,17 @@ export function DossierTable(props: DossierTableProps) {
                       : undefined
                 }
               >
-                <Table.Td>
-                  <Checkbox
-                    aria-label={t('dossier_list.select_row')}
-                    checked={selected.has(dossier.id)}
-                    disabled={!open}
-                    onChange={() => toggle(dossier.id)}
-                    data-testid="dossier-row-select"
-                  />
-                </Table.Td>
+                {withSelection ? (
+                  <Table.Td>
+                    <Checkbox
+                      aria-label={t('dossier_list.select_row')}
+                      checked={selected.has(dossier.id)}
+                      disabled={!open}
+                      onChange={() => toggle(dossier.id)}
+                      data-testid="dossier-row-select"
+                    />
+                  </Table.Td>
+                ) : null}
                 <Table.Td>
                   <Group gap={4} wrap="nowrap" justify="flex-start">
                     {dossier.archived ? (
@@ -224,6 +238,7 @@ export function DossierTable(props: DossierTableProps) {
                     )}
                   </Group>
                 </Table.Td>
+                {props.showId ? <Table.Td data-testid="dossier-id">{dossier.id}</Table.Td> : null}
                 {items.map((item) => (
                   <Table.Td key={item.id} data-testid={`dossier-cell-${item.id}`} style={{ minWidth: 100 }}>
                     <FieldDisplay
@@ -241,8 +256,9 @@ export function DossierTable(props: DossierTableProps) {
         </Table.Tbody>
         <Table.Tfoot>
           <Table.Tr>
+            {withSelection ? <Table.Td /> : null}
             <Table.Td />
-            <Table.Td />
+            {props.showId ? <Table.Td /> : null}
             {items.map((item) => {
               const choices = aggregationsOf(item);
               const result = resultOf(item.id);

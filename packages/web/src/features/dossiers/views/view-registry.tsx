@@ -1,7 +1,10 @@
 import type { ComponentType } from 'react';
+import { CalendarView } from './calendar-view';
 import { GanttView } from './gantt-view';
 import { HourRegistrationView } from './hour-registration-view';
+import { KanbanView } from './kanban-view';
 import type { LinkedViewName, LinkedViewProps } from './linked-view';
+import { EmbeddedListView } from './list-view';
 import { TimelineView } from './timeline-view';
 
 /**
@@ -9,9 +12,9 @@ import { TimelineView } from './timeline-view';
  * switcher offers only the views that the link settings allow and this registry has.
  */
 export const viewRegistry: Record<LinkedViewName, ComponentType<LinkedViewProps> | undefined> = {
-  list: undefined,
-  calendar: undefined,
-  kanban: undefined,
+  list: EmbeddedListView,
+  calendar: CalendarView,
+  kanban: KanbanView,
   timeline: TimelineView,
   gantt: GanttView,
   hourregistration: HourRegistrationView,
