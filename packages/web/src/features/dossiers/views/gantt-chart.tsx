@@ -87,7 +87,7 @@ export default function GanttChart({ rows, zoom, onMove, onToggle }: GanttChartP
         header: t('linked_views.gantt.name'),
         flexgrow: 1,
         // the task list's labels are cut at 15 characters (spec doc 3 section 9)
-        template: (value: unknown) => ganttLabel(String(value ?? '')),
+        cell: NameCell,
       },
       {
         id: 'start',
@@ -141,6 +141,16 @@ export default function GanttChart({ rows, zoom, onMove, onToggle }: GanttChartP
         />
       </div>
     </Willow>
+  );
+}
+
+/** The task list's name: cut at 15 characters, the whole name on hover. */
+function NameCell({ row }: { row: ITask }) {
+  const text = String(row.text ?? '');
+  return (
+    <span title={text} data-testid={`gantt-name-${row.id}`}>
+      {ganttLabel(text)}
+    </span>
   );
 }
 
