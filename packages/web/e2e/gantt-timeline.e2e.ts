@@ -141,7 +141,13 @@ afterAll(() => stack?.close());
 test('timeline and gantt of an embedded list; a task moved past its project’s end moves the project', async () => {
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
+    page.on('pageerror', (error) => console.error('PAGEERROR', error.message));
+    page.on('console', (m) => m.type() === 'error' && console.error('CONSOLE', m.text().slice(0, 800)));
+    await openDemoAsAdmin(page, stack.baseUrl).catch(async (error) => {
+      await page.screenshot({ path: '/tmp/h3-fail.png' });
+      console.error('URL', page.url(), (await page.content()).slice(0, 3000));
+      throw error;
+    });
     await page.goto(`/contentdossier/${ids.siteId}`);
     const embedded = page.getByTestId(`embedded-list-${ids.plansLinkId}`);
     await embedded.waitFor();
