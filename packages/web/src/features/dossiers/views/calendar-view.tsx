@@ -1,5 +1,6 @@
 import 'react-big-calendar/lib/css/react-big-calendar.css';
 import 'react-big-calendar/lib/addons/dragAndDrop/styles.css';
+import './calendar-view.css';
 import 'dayjs/locale/de';
 import 'dayjs/locale/es';
 import 'dayjs/locale/fr';
@@ -11,7 +12,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
 import { Calendar, dayjsLocalizer, type View, Views } from 'react-big-calendar';
-import withDragAndDrop, { type EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
+import dragAndDrop, { type EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { isApiError } from '../../../api/client';
@@ -35,6 +36,9 @@ interface CalendarEvent {
   allDay: boolean;
 }
 
+// The addon is CommonJS only: depending on the bundler's interop its default export arrives wrapped once more.
+const withDragAndDrop = ((dragAndDrop as unknown as { default?: typeof dragAndDrop }).default ??
+  dragAndDrop) as typeof dragAndDrop;
 const DnDCalendar = withDragAndDrop<CalendarEvent>(Calendar);
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ymd = (date: Date) => dayjs(date).format('YYYY-MM-DD');

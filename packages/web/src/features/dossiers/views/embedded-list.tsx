@@ -1,8 +1,8 @@
 import { type DisplayItem, NO_ENTITY_ABILITIES, parseFieldSettings } from '@dossierbase/core';
-import { Button, Group, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Button, Group, Loader, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import { IconCopyPlus, IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useEnvironment } from '../../environments/environment-store';
 import { dossierListKeys, useEntityAbilities } from '../list/list-api';
@@ -110,7 +110,9 @@ export function EmbeddedList({ item, parentDossierId, environmentId, label }: Pr
             ) : null}
             {View ? (
               <div data-testid={`embedded-view-${view}`}>
-                <View {...props} />
+                <Suspense fallback={<Loader size="sm" />}>
+                  <View {...props} />
+                </Suspense>
               </div>
             ) : null}
           </>

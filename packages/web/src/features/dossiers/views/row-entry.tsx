@@ -37,7 +37,11 @@ export function RowEntryForm(props: Props) {
   const locale = useFieldLocale();
   const token = useTokenData();
   const { layout } = useEntityLayout(props.entityId);
-  const items = useMemo(() => rowInputItems(layout.items ?? []), [layout.items]);
+  // the row's items are the form's editable items (the form logic knows the edit views only)
+  const items = useMemo(
+    () => rowInputItems(layout.items ?? []).map((item) => ({ ...item, view: 'edit' })),
+    [layout.items],
+  );
   const start = useMemo(
     () => initialValues(items, layout.options, token?.user_id),
     [items, layout.options, token],

@@ -1,11 +1,14 @@
-import type { ComponentType } from 'react';
-import { CalendarView } from './calendar-view';
+import { type ComponentType, lazy } from 'react';
 import { GanttView } from './gantt-view';
 import { HourRegistrationView } from './hour-registration-view';
-import { KanbanView } from './kanban-view';
 import type { LinkedViewName, LinkedViewProps } from './linked-view';
 import { EmbeddedListView } from './list-view';
 import { TimelineView } from './timeline-view';
+
+// The calendar and kanban bring their libraries: loaded when first shown (the embedded list wraps
+// its view in Suspense).
+const CalendarView = lazy(() => import('./calendar-view').then((m) => ({ default: m.CalendarView })));
+const KanbanView = lazy(() => import('./kanban-view').then((m) => ({ default: m.KanbanView })));
 
 /**
  * The component of each embedded-list view. A view left undefined is not built (yet): the view
