@@ -185,21 +185,28 @@ test('timeline and gantt of an embedded list; a task moved past its project’s 
     // expanding loads the tasks; the task list cuts the name at 15 characters
     await gantt.getByTestId('gantt-collapse-all').click();
     const taskBar = gantt.getByTestId(`gantt-bar-t${ids.build}-${ids.dig}`);
-    await taskBar.waitFor();
+    await taskBar.waitFor().catch(async (error) => {
+      await page.screenshot({ path: '/tmp/h3-expand.png' });
+      throw error;
+    });
     expect(await gantt.getByTestId(`gantt-name-t${ids.build}-${ids.dig}`).textContent()).toBe(
       'Dig foundations…',
     );
 
-    // week zoom: 14 px a day; the task (2 to 10 March) dragged 25 days on, past the project's end
+    // week zoom: 100 px a week; the task (2 to 10 March) dragged 25 days on, past the project's end
     await gantt.getByTestId('gantt-zoom').getByText('Week').click();
     await taskBar.waitFor();
     await screenshot(page, 'gantt-timeline-gantt-week');
-    const box = await page.locator(`.wx-bar[data-id="t${ids.build}-${ids.dig}"]`).boundingBox();
+    const box = await page
+      .locator('.wx-bar', { has: page.getByTestId(`gantt-bar-t${ids.build}-${ids.dig}`) })
+      .boundingBox();
     if (!box) throw new Error('the task bar is not drawn');
     const y = box.y + box.height / 2;
     await page.mouse.move(box.x + box.width / 2, y);
     await page.mouse.down();
-    for (let step = 1; step <= 10; step++) await page.mouse.move(box.x + box.width / 2 + step * 35, y);
+    const distance = (25 * 100) / 7;
+    for (let step = 1; step <= 10; step++)
+      await page.mouse.move(box.x + box.width / 2 + (step * distance) / 10, y);
     await page.mouse.up();
     const confirm = page.getByTestId('gantt-project-date-confirm');
     await confirm.waitFor();
@@ -226,9 +233,9 @@ test('timeline and gantt of an embedded list; a task moved past its project’s 
     await switcher.getByText('Gantt').click();
     await gantt.getByTestId('gantt-collapse-all').click();
     await taskBar.waitFor();
-    const row = (key: string) => page.locator(`.wx-row[data-id="${key}"]`);
-    expect(await row(`p${ids.build}`).textContent()).toContain('04/04/2026');
-    expect(await row(`t${ids.build}-${ids.dig}`).textContent()).toContain('27/03/2026');
+    const row = (key: string) => page.locator('[role="row"]', { has: page.getByTestId(`gantt-name-${key}`) });
+    expect(await row(`p${ids.build}`).textContent()).toContain('04-04-2026');
+    expect(await row(`t${ids.build}-${ids.dig}`).textContent()).toContain('27-03-2026');
     await screenshot(page, 'gantt-timeline-gantt-saved');
   } finally {
     await close();

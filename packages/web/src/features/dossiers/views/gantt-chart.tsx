@@ -2,7 +2,7 @@ import '@svar-ui/react-gantt/all.css';
 import './gantt.css';
 import type { GanttZoom } from '@dossierbase/core';
 import { Gantt, type IApi, type IColumnConfig, type ITask, Willow } from '@svar-ui/react-gantt';
-import { useCallback, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFieldLocale } from '../../../fields/shared';
 import { chartEnd, drawnProgress, type GanttItem, ganttLabel, isOverProgress } from './gantt-data';
@@ -29,7 +29,10 @@ interface GanttChartProps {
   onToggle: (key: string, open: boolean) => void;
 }
 
-const CELL_WIDTH: Record<GanttZoom, number> = { Day: 36, Week: 14, Month: 4 };
+/** Width of the smallest scale unit: a day, a week (about 14 px a day) or a month (about 4 px a day). */
+const CELL_WIDTH: Record<GanttZoom, number> = { Day: 36, Week: 100, Month: 120 };
+/** The task list's days as the product shows dates (Dutch style, spec doc 3 section 9). */
+const LIST_DAY = new Intl.DateTimeFormat('nl-NL', { day: '2-digit', month: '2-digit', year: 'numeric' });
 
 export default function GanttChart({ rows, zoom, onMove, onToggle }: GanttChartProps) {
   const { t } = useTranslation();
@@ -80,7 +83,7 @@ export default function GanttChart({ rows, zoom, onMove, onToggle }: GanttChartP
   }, [zoom, locale]);
 
   const columns = useMemo<IColumnConfig[]>(() => {
-    const day = new Intl.DateTimeFormat(locale, { dateStyle: 'short' });
+    const day = LIST_DAY;
     return [
       {
         id: 'text',
@@ -88,24 +91,27 @@ export default function GanttChart({ rows, zoom, onMove, onToggle }: GanttChartP
         flexgrow: 1,
         // the task list's labels are cut at 15 characters (spec doc 3 section 9)
         cell: NameCell,
+        resize: false,
       },
       {
         id: 'start',
         header: t('linked_views.gantt.start'),
         width: 90,
+        resize: false,
         template: (value: unknown) => (value instanceof Date ? day.format(value) : ''),
       },
       {
         id: 'end',
         header: t('linked_views.gantt.end'),
         width: 90,
+        resize: false,
         // the chart's end is the next day's start; the list shows the last day
         template: (value: unknown) =>
           value instanceof Date ? day.format(new Date(value.getTime() - 1)) : '',
       },
-      { id: 'resource', header: t('linked_views.gantt.resource'), width: 110 },
+      { id: 'resource', header: t('linked_views.gantt.resource'), width: 110, resize: false },
     ];
-  }, [t, locale]);
+  }, [t]);
 
   const init = useCallback((api: IApi) => {
     api.intercept('update-task', (event) => {
@@ -125,9 +131,13 @@ export default function GanttChart({ rows, zoom, onMove, onToggle }: GanttChartP
     api.intercept('add-link', () => false);
   }, []);
 
+  const container = useRef<HTMLDivElement>(null);
+  useEffect(() => repairAria(container.current), []);
+
   return (
+    // fonts: the theme's fonts and icons would come from the library's CDN; the app's own are used
     <Willow fonts={false}>
-      <div style={{ height: 520 }} data-testid="gantt-chart" className="gantt-chart">
+      <div ref={container} style={{ height: 520 }} data-testid="gantt-chart" className="gantt-chart">
         <Gantt
           tasks={tasks}
           links={[]}
@@ -152,6 +162,29 @@ function NameCell({ row }: { row: ITask }) {
       {ganttLabel(text)}
     </span>
   );
+}
+
+/**
+ * The task list marks its rows as a tree (aria-expanded) inside a role=grid and numbers them from 0
+ * (aria-rowindex starts at 1): both fail WCAG's ARIA rules. The list is a tree grid, and the row
+ * index, optional, is left out. Kept in step while the chart redraws its rows.
+ */
+function repairAria(root: HTMLElement | null): (() => void) | undefined {
+  if (!root) return undefined;
+  const repair = () => {
+    for (const grid of root.querySelectorAll('[role="grid"]'))
+      if (grid.querySelector('[role="row"][aria-expanded]')) grid.setAttribute('role', 'treegrid');
+    for (const row of root.querySelectorAll('[aria-rowindex]')) row.removeAttribute('aria-rowindex');
+  };
+  repair();
+  const observer = new MutationObserver(repair);
+  observer.observe(root, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeFilter: ['role', 'aria-rowindex'],
+  });
+  return () => observer.disconnect();
 }
 
 const TASK_TYPES = [

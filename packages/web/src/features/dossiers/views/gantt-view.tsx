@@ -134,7 +134,8 @@ export function GanttView(props: LinkedViewProps) {
   const freshRows = projectItems.items.flatMap((project) => {
     const id = project.dossier.id;
     const tasks = taskItems.get(id);
-    const isOpen = open.has(id) && tasks !== undefined;
+    // the chart opens only a row that has rows under it
+    const isOpen = open.has(id) && tasks !== undefined && tasks.length > 0;
     return [
       row(project, `p${id}`, { open: isOpen, hasTasks: tasks === undefined ? undefined : tasks.length > 0 }),
       ...(isOpen ? (tasks ?? []).map((task) => row(task, `t${id}-${task.dossier.id}`)) : []),
