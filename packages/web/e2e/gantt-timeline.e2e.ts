@@ -204,9 +204,11 @@ test('timeline and gantt of an embedded list; a task moved past its project’s 
     const y = box.y + box.height / 2;
     await page.mouse.move(box.x + box.width / 2, y);
     await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2 + 3, y);
+    await page.waitForTimeout(100);
     const distance = (25 * 100) / 7;
     for (let step = 1; step <= 10; step++)
-      await page.mouse.move(box.x + box.width / 2 + (step * distance) / 10, y);
+      await page.mouse.move(box.x + box.width / 2 + (step * distance) / 10, y, { steps: 3 });
     await page.mouse.up();
     const confirm = page.getByTestId('gantt-project-date-confirm');
     await confirm.waitFor();

@@ -116,7 +116,14 @@ export default function GanttChart({ rows, zoom, onMove, onToggle }: GanttChartP
   const init = useCallback((api: IApi) => {
     api.intercept('update-task', (event) => {
       if (event.inProgress) return true;
-      const { start, end } = event.task;
+      // a move may name only the new start: the bar keeps its length
+      const current = api.getTask(event.id);
+      const start = event.task.start ?? current?.start;
+      const end =
+        event.task.end ??
+        (start && current?.start && current.end
+          ? new Date(start.getTime() + (current.end.getTime() - current.start.getTime()))
+          : undefined);
       if (start instanceof Date && end instanceof Date) handlers.current.onMove(String(event.id), start, end);
       return false;
     });
@@ -197,7 +204,7 @@ function TaskBar({ data }: { data: ITask }) {
   const tags = (data.tags ?? []) as GanttItem['tags'];
   return (
     <div
-      className={`wx-content gantt-bar${data.over ? ' gantt-bar-over' : ''}`}
+      className={`gantt-bar${data.over ? ' gantt-bar-over' : ''}`}
       data-testid={`gantt-bar-${data.id}`}
       data-over={data.over ? 'true' : undefined}
     >
