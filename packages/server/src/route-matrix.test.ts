@@ -48,6 +48,8 @@ interface Tenant {
   otherDossier: number;
   /** the date field's display item (a series varies it) */
   dateItem: number;
+  /** the date field's data field: the entity's gantt project start */
+  dateField: number;
   projectDossier: number;
   file: number;
   /** sent by the member to the admin */
@@ -430,6 +432,13 @@ const ROUTES: Record<string, Case> = {
   'PUT /api/contentdossier/:id': {
     fill: (x) => ({ params: { id: x.dossier }, body: { values: { [x.item]: 'overwritten' } } }),
   },
+  'PATCH /api/contentdossier/:id': {
+    fill: (x) => ({
+      params: { id: x.dossier },
+      query: { displayCustomView: 'Gantt' },
+      body: { values: { [x.dateField]: '2026-01-01' } },
+    }),
+  },
   'DELETE /api/contentdossier/:id': { fill: (x) => ({ params: { id: x.dossier } }) },
   'POST /api/contentdossier/:id/archive': { fill: (x) => ({ params: { id: x.dossier } }) },
   'POST /api/contentdossier/:id/dearchive': { fill: (x) => ({ params: { id: x.dossier } }) },
@@ -587,6 +596,12 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     settings: { decimals: 2 },
   });
   const date = await addField(t, entity, position, 'date', `${mark}_date`);
+  // the entity is a gantt project whose start is the date field (PATCH ...?displayCustomView=Gantt)
+  await t.db
+    .updateTable('def_dossier')
+    .set({ settings: { gantt_proj_start_date: date.dataField.id } })
+    .where('id', '=', entity.id)
+    .execute();
   const colour = await addField(t, entity, position, 'list', `${mark}_colour`);
   const attachment = await addField(t, entity, position, 'file', `${mark}_attachment`);
   const title = await addField(t, project, projectPosition, 'text', `${mark}_title`);
@@ -719,6 +734,7 @@ async function seedTenant(t: TestApp, mark: string): Promise<Tenant> {
     dossier: dossier.json().id,
     otherDossier: otherDossier.json().id,
     dateItem: date.item.id,
+    dateField: date.dataField.id,
     projectDossier: projectDossier.json().id,
     file: file.json().id,
     message: message.json().id,

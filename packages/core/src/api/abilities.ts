@@ -28,6 +28,10 @@ export const environmentAbilitiesSchema = z.object({
   canQuickSearch: z.boolean(),
   /** send pop-up messages: super admins, the environment's admins and contract admins */
   canSendPopup: z.boolean(),
+  /** the hour registration view of embedded lists: the environment's hour registration module */
+  canUseHourRegistration: z.boolean(),
+  /** the gantt warning that lists projects without dates: admins, environment admins, contract admins */
+  canSeeGanttWarnings: z.boolean(),
 });
 export type EnvironmentAbilities = z.infer<typeof environmentAbilitiesSchema>;
 

@@ -84,6 +84,11 @@ export interface DossierListBody {
     contents: Record<string, Record<string, ItemValue>>;
     items: DisplayItem[];
     aggregations: AggregationResult[];
+    /**
+     * with view=gantt on projects: the link to their tasks (gantt_task_link) and the tasks' entity,
+     * which members cannot read from the link configuration
+     */
+    gantt?: { task_link_id: number; task_entity_id: number } | null;
   };
   pager: Pager;
 }

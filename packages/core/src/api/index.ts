@@ -12,6 +12,7 @@ export * from './environment';
 export * from './environment-text';
 export * from './favourite';
 export * from './file';
+export * from './gantt';
 export * from './ids';
 export * from './linked-views';
 export * from './log';

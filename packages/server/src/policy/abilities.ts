@@ -13,10 +13,12 @@ import type { EntityScope } from './entity';
 import {
   canQuickSearch,
   canSwitchActive,
+  canUseHourRegistration,
   type EnvironmentAccess,
   hasCredential,
   isEnvironmentAdmin,
 } from './environment';
+import { canSeeGanttWarnings } from './gantt';
 import { canSendPopup } from './message';
 
 // The abilities that answers carry for the signed-in user (core/api/abilities.ts), read off the rules
@@ -29,6 +31,8 @@ export const environmentAbilities = (access: EnvironmentAccess): EnvironmentAbil
   canSwitchActive: canSwitchActive(access.user),
   canQuickSearch: canQuickSearch(access),
   canSendPopup: canSendPopup(access),
+  canUseHourRegistration: canUseHourRegistration(access),
+  canSeeGanttWarnings: canSeeGanttWarnings(access),
 });
 
 export const entityAbilities = (

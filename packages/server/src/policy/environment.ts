@@ -1,4 +1,9 @@
-import { ENVIRONMENT_MESSAGES, type EnvironmentCredential, TWO_FACTOR_REQUIRED } from '@dossierbase/core';
+import {
+  ENVIRONMENT_MESSAGES,
+  type EnvironmentCredential,
+  type EnvironmentModule,
+  TWO_FACTOR_REQUIRED,
+} from '@dossierbase/core';
 import { type Selectable, sql } from 'kysely';
 import { noteMemberActivity } from '../auth/activity-record';
 import { type SessionClaims, sessionIsOpen } from '../auth/session';
@@ -36,6 +41,17 @@ export const isEnvironmentAdmin = (access: Pick<EnvironmentAccess, 'user' | 'mem
  */
 export const canQuickSearch = (access: Pick<EnvironmentAccess, 'user' | 'membership'>) =>
   isEnvironmentAdmin(access) || hasCredential(access, 'quick_search');
+
+/** The environment has this module switched on (spec doc 1: environment modules). */
+export const hasModule = (access: Pick<EnvironmentAccess, 'environment'>, name: EnvironmentModule) =>
+  access.environment.env_modules.includes(name);
+
+/**
+ * The hour registration view of an embedded list (spec doc 2 section 6): only with its module on.
+ * Its dossiers are read through the list call, which checks 'show' on the entity as always.
+ */
+export const canUseHourRegistration = (access: Pick<EnvironmentAccess, 'environment'>) =>
+  hasModule(access, 'hourregistration');
 
 /**
  * A member an admin deactivated keeps their roles and credentials but cannot open the environment;

@@ -4,6 +4,7 @@ import {
   ENVIRONMENT_SETTINGS_MESSAGES,
   ENVIRONMENT_TEXT_MESSAGES,
   FORBIDDEN_MESSAGE,
+  GANTT_MESSAGES,
   LINK_MESSAGES,
   LOG_MESSAGES,
   LOGIN_MESSAGES,
@@ -131,6 +132,9 @@ const MESSAGE_KEYS: Record<string, string> = {
   ),
   ...Object.fromEntries(
     Object.entries(SUBSCRIPTION_MESSAGES).map(([name, text]) => [text, `subscriptions.messages.${name}`]),
+  ),
+  ...Object.fromEntries(
+    Object.entries(GANTT_MESSAGES).map(([name, text]) => [text, `linked_views.gantt.messages.${name}`]),
   ),
   // the query compiler's and the query document's messages
   ...Object.fromEntries(

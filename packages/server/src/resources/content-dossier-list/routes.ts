@@ -19,6 +19,11 @@ const listQuery = z
     summary: z.string().optional(),
     embedded: z.string().optional().describe('parent dossier id (linked list mode, with linkId)'),
     linkId: z.string().optional(),
+    view: z
+      .string()
+      .max(50)
+      .optional()
+      .describe('timeline, gantt (Gantt) or hourregistration: adds the items of the view settings'),
     'sort[]': z.union([z.string(), z.array(z.string())]).optional(),
     'sortOrder[]': z.union([z.string(), z.array(z.string())]).optional(),
   })

@@ -51,6 +51,7 @@ import { summaryContainsSql, summarySql } from '../../query/visible-summary';
 import { presentItems } from '../content-dossier/present';
 import { compileForUser, savedQueryOf } from '../dossier-query/service';
 import { dossierWire } from './present';
+import { fieldViewOf, ganttTaskLinkOf, viewFieldItems } from './view-fields';
 
 export const FILTER_VIEWS = ['list', 'search', 'advanced-search'];
 
@@ -134,7 +135,8 @@ async function openList(db: Db, user: UserRow, query: Query, options: ListOption
   const environmentRaw = query.environment;
   const environmentId = environmentRaw === undefined ? null : positiveId(environmentRaw);
   if (environmentRaw !== undefined && !environmentId) throw badRequest({ environment: 'Enter a valid id' });
-  const { access } = await openEntityForShow(db, user, defDossierId, environmentId);
+  const scope = await openEntityForShow(db, user, defDossierId, environmentId);
+  const { access } = scope;
   const savedQueryId = firstText(query.dossierQuery);
   const saved = savedQueryId
     ? await savedQueryOf(db, access.environment.id, defDossierId, positiveId(savedQueryId) ?? 0)
@@ -175,7 +177,7 @@ async function openList(db: Db, user: UserRow, query: Query, options: ListOption
     params.condition = params.condition
       ? sql<boolean>`(${params.condition} and ${options.condition})`
       : options.condition;
-  return { access, params, visible };
+  return { access, params, visible, entity: scope.entity, embedded };
 }
 
 export async function listDossiers(
@@ -184,11 +186,26 @@ export async function listDossiers(
   query: Query,
   options: ListOptions = {},
 ): Promise<DossierListBody> {
-  const { access, params, visible } = await openList(db, user, query, options);
-  const listItems =
+  const { access, params, visible, entity, embedded } = await openList(db, user, query, options);
+  const shownItems =
     options.itemsView && options.itemsView !== 'list'
       ? await visibleItems(db, access, params.defDossierId, [options.itemsView])
       : visible.filter((v) => v.item.view === 'list');
+  // a timeline or gantt reads its configured fields too (view-fields.ts)
+  const fieldView = fieldViewOf(query.view);
+  const listItems = fieldView
+    ? [
+        ...shownItems,
+        ...(await viewFieldItems(
+          db,
+          access,
+          { id: entity.id, settings: entity.settings as Record<string, unknown> },
+          embedded,
+          fieldView,
+          shownItems,
+        )),
+      ]
+    : shownItems;
   const [{ rows, dataVersion }, items] = await Promise.all([
     pageWithRelations(db, params, pageLinks(listItems)),
     presentItems(db, access, listItems),
@@ -208,6 +225,16 @@ export async function listDossiers(
       contents: contentsOf(listItems, rows),
       items,
       aggregations: await withVisibleOptions(db, access, visible, aggregations),
+      ...(fieldView === 'gantt'
+        ? {
+            gantt: await ganttTaskLinkOf(
+              db,
+              access,
+              { id: entity.id, settings: entity.settings as Record<string, unknown> },
+              embedded,
+            ),
+          }
+        : {}),
     },
     pager: count.estimated
       ? { ...makePager(params.page, params.limit, count.items), estimated: true }

@@ -7,6 +7,8 @@ import {
   dossierIdSchema,
   dossierUpdateSchema,
   dossierWriteSchema,
+  ganttPatchQuerySchema,
+  ganttPatchSchema,
   idParamSchema,
   idSchema,
   massUpdateAnswerSchema,
@@ -27,6 +29,7 @@ import { openEnvironment } from '../../policy/environment';
 import { itemsShownFor } from '../dossier-query/service';
 import { archiveMany } from './bulk-archive';
 import { logShown } from './dossier-log';
+import { updateGanttDates } from './gantt';
 import { marks, setMark, subscribedAmong } from './marks';
 import { massUpdate } from './mass-update';
 import { mergeDossiers } from './merge';
@@ -154,6 +157,27 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
         ...request.body,
         displayPosition: request.query.displayPosition,
       });
+      return { id: Number(dossier.id) };
+    },
+  );
+
+  // The gantt's move or resize of a project or task (spec doc 3 section 7).
+  app.patch(
+    '/contentdossier/:id',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        params: idParams,
+        querystring: ganttPatchQuerySchema,
+        body: ganttPatchSchema,
+        tags,
+        response: answers({ 200: dossierIdAnswerSchema }),
+      },
+    },
+    async (request) => {
+      const user = await currentUser(request);
+      const { dossier, ...scope } = await openDossier(db, user, request.params.id, 'edit');
+      await updateGanttDates(db, scope, dossier, request.body.values);
       return { id: Number(dossier.id) };
     },
   );

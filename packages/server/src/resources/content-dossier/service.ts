@@ -162,6 +162,8 @@ export async function updateDossier(
     displayPosition?: number;
     /** only this display item is checked and written (single-item calls such as contentlist) */
     onlyItem?: number;
+    /** only these display items are checked and written (the gantt's start and end) */
+    onlyItems?: readonly number[];
   },
 ) {
   authorize(canEditDossiers(scope));
@@ -170,7 +172,8 @@ export async function updateDossier(
   const items = allItems.filter(
     (v) =>
       (input.displayPosition === undefined || v.item.display_position_id === input.displayPosition) &&
-      (input.onlyItem === undefined || v.item.id === input.onlyItem),
+      (input.onlyItem === undefined || v.item.id === input.onlyItem) &&
+      (input.onlyItems === undefined || input.onlyItems.includes(v.item.id)),
   );
   const oldValues = dossier.values as Record<string, unknown>;
   const normalised = await normaliseValues(db, scope, itemMap(items), input.values, oldValues);

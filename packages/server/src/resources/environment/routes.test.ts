@@ -358,6 +358,8 @@ describe('GET /api/environment/:id', () => {
       canSwitchActive: false,
       canQuickSearch: true,
       canSendPopup: true,
+      canUseHourRegistration: false,
+      canSeeGanttWarnings: true,
     });
     expect(await abilities(client, reports.id)).toEqual({
       canAdminister: false,
@@ -365,6 +367,8 @@ describe('GET /api/environment/:id', () => {
       canSwitchActive: false,
       canQuickSearch: false,
       canSendPopup: false,
+      canUseHourRegistration: false,
+      canSeeGanttWarnings: false,
     });
     expect(await abilities(client, withoutModule.id)).toEqual({
       canAdminister: false,
@@ -372,6 +376,8 @@ describe('GET /api/environment/:id', () => {
       canSwitchActive: false,
       canQuickSearch: false,
       canSendPopup: false,
+      canUseHourRegistration: false,
+      canSeeGanttWarnings: false,
     });
     const listed = (await client.get('/api/environment?limit=100')).json().results;
     expect(listed.find((e: { id: number }) => e.id === reports.id).abilities.canSeeReports).toBe(true);

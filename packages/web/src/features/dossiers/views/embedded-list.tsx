@@ -4,6 +4,7 @@ import { IconCopyPlus, IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useEnvironment } from '../../environments/environment-store';
 import { dossierListKeys, useEntityAbilities } from '../list/list-api';
 import { EmbeddedAddModal } from './embedded-add';
 import type { LinkedViewName, LinkedViewProps } from './linked-view';
@@ -30,7 +31,8 @@ export function EmbeddedList({ item, parentDossierId, environmentId, label }: Pr
   const settings = parseFieldSettings('link', link?.settings ?? {});
   const entityId = link?.child_def_dossier_id ?? 0;
   const abilities = useEntityAbilities(entityId).data ?? link?.child_abilities ?? NO_ENTITY_ABILITIES;
-  const offered = availableViews(allowedViews(settings));
+  // the hour registration view also needs the environment's module (spec doc 2 section 2)
+  const offered = availableViews(allowedViews(settings), useEnvironment()?.abilities);
   const [view, setView] = useState<LinkedViewName | null>(() => startView(offered));
   const [adding, setAdding] = useState<'one' | 'multi' | null>(null);
   if (!link) return null;

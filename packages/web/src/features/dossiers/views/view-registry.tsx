@@ -1,6 +1,9 @@
 import { type ComponentType, lazy } from 'react';
+import { GanttView } from './gantt-view';
+import { HourRegistrationView } from './hour-registration-view';
 import type { LinkedViewName, LinkedViewProps } from './linked-view';
 import { EmbeddedListView } from './list-view';
+import { TimelineView } from './timeline-view';
 import { offeredViews } from './view-logic';
 
 // The calendar and kanban bring their libraries: loaded when first shown (the embedded list wraps
@@ -16,11 +19,22 @@ export const viewRegistry: Record<LinkedViewName, ComponentType<LinkedViewProps>
   list: EmbeddedListView,
   calendar: CalendarView,
   kanban: KanbanView,
-  timeline: undefined,
-  gantt: undefined,
-  hourregistration: undefined,
+  timeline: TimelineView,
+  gantt: GanttView,
+  hourregistration: HourRegistrationView,
 };
 
-/** The views to offer: allowed by the link settings and built. */
-export const availableViews = (allowed: readonly string[]) =>
-  offeredViews(allowed, (name) => viewRegistry[name] !== undefined);
+/**
+ * The views to offer: allowed by the link, built, and for the hour registration view the
+ * environment's module (`abilities.canUseHourRegistration`, spec doc 2 section 2).
+ */
+export const availableViews = (
+  allowed: readonly string[],
+  abilities?: { canUseHourRegistration?: boolean } | null,
+) =>
+  offeredViews(
+    allowed,
+    (name) =>
+      viewRegistry[name] !== undefined &&
+      (name !== 'hourregistration' || abilities?.canUseHourRegistration === true),
+  );
