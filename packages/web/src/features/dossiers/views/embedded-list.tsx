@@ -5,6 +5,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type ReactNode, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useEnvironment } from '../../environments/environment-store';
+import { useDataRefresh } from '../../realtime/use-data-refresh';
 import { dossierListKeys, useEntityAbilities } from '../list/list-api';
 import { EmbeddedAddModal } from './embedded-add';
 import type { LinkedViewName, LinkedViewProps } from './linked-view';
@@ -35,6 +36,10 @@ export function EmbeddedList({ item, parentDossierId, environmentId, label }: Pr
   const offered = availableViews(allowedViews(settings), useEnvironment()?.abilities);
   const [view, setView] = useState<LinkedViewName | null>(() => startView(offered));
   const [adding, setAdding] = useState<'one' | 'multi' | null>(null);
+  // data_refresh: the child entity's rows read again every 10 s (after 500 ms), beside realtime events
+  useDataRefresh(settings.data_refresh === true, () =>
+    queryClient.invalidateQueries({ queryKey: [...dossierListKeys.all, entityId] }),
+  );
   if (!link) return null;
 
   const props: LinkedViewProps = { environmentId, parentDossierId, linkId: link.id, entityId };
