@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { IconFilter, IconPlus, IconX } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { isApiError } from '../../../api/client';
@@ -31,7 +31,7 @@ import { ExportButton } from '../export/export-dialog';
 import { storedUserIds } from '../known-users';
 import { QuickEditModal, QuickShowModal } from '../quick-modals';
 import { useEnvironmentUsers } from '../use-environment-users';
-import { BulkBar } from './bulk-bar';
+import { BulkBar, type BulkRow } from './bulk-bar';
 import { DossierTable } from './dossier-table';
 import {
   dossierListKeys,
@@ -142,14 +142,21 @@ function DossierList({ entityId }: { entityId: number }) {
   };
   const refresh = () => queryClient.invalidateQueries({ queryKey: dossierListKeys.all });
 
-  const selectedRows = (data?.results.dossiers ?? [])
-    .filter((d) => selected.has(d.id))
-    .map((d) => ({
+  // A selected row that a refresh took away (deleted here, or by someone else, heard in real time)
+  // stays selected as it was last seen, so the bulk bar and its report stay until closed.
+  const lastSeen = useRef(new Map<number, BulkRow>());
+  for (const d of data?.results.dossiers ?? [])
+    lastSeen.current.set(d.id, {
       id: d.id,
       archived: d.archived,
       summary: d.summary,
       subscribed: subscriptions.data?.has(d.id) ?? false,
-    }));
+    });
+  const listed = (data?.results.dossiers ?? []).map((d) => d.id);
+  const selectedRows = [
+    ...listed.filter((id) => selected.has(id)),
+    ...[...selected].filter((id) => !listed.includes(id)),
+  ].flatMap((id) => lastSeen.current.get(id) ?? []);
 
   if (list.isError && !data) {
     const forbidden = isApiError(list.error, 403) || isApiError(list.error, 401);

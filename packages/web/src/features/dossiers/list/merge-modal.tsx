@@ -109,13 +109,17 @@ function MergeWizard({
   const [linkErrors, setLinkErrors] = useState<Set<number>>(new Set());
   const [saving, setSaving] = useState(false);
   const [mergedId, setMergedId] = useState<number | null>(null);
+  // Once merged, the old two may be gone: the realtime refresh must not read them again (a 404 would
+  // replace the confirmation with an error).
   const left = useQuery({
     queryKey: dossierKeys.detail(ids[0], null),
     queryFn: ({ signal }) => fetchDossier(ids[0], null, signal),
+    enabled: mergedId === null,
   });
   const right = useQuery({
     queryKey: dossierKeys.detail(ids[1], null),
     queryFn: ({ signal }) => fetchDossier(ids[1], null, signal),
+    enabled: mergedId === null,
   });
   const { layout } = useEntityLayout(entityId);
   const known = useMemo(() => knownUsers(), []);
@@ -181,7 +185,7 @@ function MergeWizard({
     }
   };
 
-  if (left.error || right.error)
+  if (mergedId === null && (left.error || right.error))
     return (
       <Alert color="red" data-testid="merge-error">
         {errorMessage(left.error ?? right.error, t)}
