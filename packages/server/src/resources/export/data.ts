@@ -63,8 +63,8 @@ export async function exportFields(db: Db, scope: EntityScope, chosen?: readonly
   return fields.filter((f) => wanted.has(f.id));
 }
 
-/** Rows a page of a whole-list export. */
-const PAGE = 1000;
+/** Rows in a page of an export (the cursor's and the id pages'). */
+export const EXPORT_PAGE = 1000;
 
 /** One exported dossier: its id, a value per field, and who created and last changed it when. */
 export interface ExportRow {
@@ -218,13 +218,13 @@ export async function listExportPages(
   const query = withExportColumns(ordered, scope.access.environment.id, fields).select(
     sql<string>`count(*) over ()`.as('export_total'),
   );
-  const rows = query.stream(PAGE)[Symbol.asyncIterator]() as AsyncIterator<
+  const rows = query.stream(EXPORT_PAGE)[Symbol.asyncIterator]() as AsyncIterator<
     ExportedDossier & { export_total: string }
   >;
   /** The next page of raw rows; an empty one at the end. */
   const readPage = async () => {
     const page: (ExportedDossier & { export_total: string })[] = [];
-    while (page.length < PAGE) {
+    while (page.length < EXPORT_PAGE) {
       const next = await rows.next();
       if (next.done) break;
       page.push(next.value);
@@ -238,7 +238,7 @@ export async function listExportPages(
     try {
       while (current.length) {
         // the next page arrives from the database while this one is formatted and written
-        const next = current.length === PAGE ? readPage() : Promise.resolve([]);
+        const next = current.length === EXPORT_PAGE ? readPage() : Promise.resolve([]);
         next.catch(() => undefined); // a reader that stops early leaves it unread
         yield await toExportRows(fields, formatter, current);
         current = await next;

@@ -14,6 +14,7 @@ import {
   authorizeExport,
   dossierDocument,
   EXPORT_KINDS,
+  EXPORT_PAGE,
   type ExportKind,
   type ExportRow,
   exportFields,
@@ -31,7 +32,6 @@ import { dossierPdf } from './pdf';
 // GET: an export changes nothing, and the browser downloads it as any file.
 
 const tags = ['export'];
-const PAGE = 1000;
 
 const many = <T extends z.ZodType>(one: T, max: number) =>
   z
@@ -76,14 +76,14 @@ function listParams(query: Record<string, unknown>) {
 async function* chunks(read: (ids: number[]) => Promise<ExportRow[]>, ids: number[]) {
   const page = (start: number) => {
     if (start >= ids.length) return null;
-    const rows = read(ids.slice(start, start + PAGE));
+    const rows = read(ids.slice(start, start + EXPORT_PAGE));
     rows.catch(() => undefined); // a reader that stops early leaves the prefetched page unread
     return rows;
   };
   let next = page(0);
-  for (let start = 0; next; start += PAGE) {
+  for (let start = 0; next; start += EXPORT_PAGE) {
     const current = await next;
-    next = page(start + PAGE);
+    next = page(start + EXPORT_PAGE);
     yield current;
   }
 }

@@ -144,19 +144,26 @@ function DossierList({ entityId }: { entityId: number }) {
 
   // A selected row that a refresh took away (deleted here, or by someone else, heard in real time)
   // stays selected as it was last seen, so the bulk bar and its report stay until closed.
+  // (only the selected ones are kept from earlier lists, so the map never outgrows the page)
   const lastSeen = useRef(new Map<number, BulkRow>());
+  const seen = new Map<number, BulkRow>();
+  for (const id of selected) {
+    const row = lastSeen.current.get(id);
+    if (row) seen.set(id, row);
+  }
   for (const d of data?.results.dossiers ?? [])
-    lastSeen.current.set(d.id, {
+    seen.set(d.id, {
       id: d.id,
       archived: d.archived,
       summary: d.summary,
       subscribed: subscriptions.data?.has(d.id) ?? false,
     });
+  lastSeen.current = seen;
   const listed = (data?.results.dossiers ?? []).map((d) => d.id);
   const selectedRows = [
     ...listed.filter((id) => selected.has(id)),
     ...[...selected].filter((id) => !listed.includes(id)),
-  ].flatMap((id) => lastSeen.current.get(id) ?? []);
+  ].flatMap((id) => seen.get(id) ?? []);
 
   if (list.isError && !data) {
     const forbidden = isApiError(list.error, 403) || isApiError(list.error, 401);
