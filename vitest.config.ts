@@ -6,7 +6,7 @@ import { defineConfig } from 'vitest/config';
 // be run on its own: npx vitest run --project server-pglite.
 const globalSetups = {
   embedded: ['packages/server/test/embedded-postgres-cluster.ts'],
-  postgres: [],
+  postgres: ['packages/server/test/template-database.ts'],
   pglite: ['packages/server/test/pglite-snapshot.ts'],
 };
 const serverSuite = (db: 'embedded' | 'postgres' | 'pglite') => ({

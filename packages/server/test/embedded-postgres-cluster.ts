@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from '../src/db/embedded-postgres';
+import { makeTemplateDatabase } from './template-database';
 
 export default async function setup(project: TestProject) {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'dossierbase-embedded-test-'));
@@ -17,7 +18,11 @@ export default async function setup(project: TestProject) {
     full_page_writes: 'off',
   });
   project.provide('embeddedPostgresUrl', cluster.url);
+  // each test file clones this migrated database (test/template-database.ts)
+  const template = await makeTemplateDatabase(cluster.url);
+  project.provide('templateDatabase', template.name);
   return async () => {
+    await template.drop();
     await cluster.stop();
     await rm(dataDir, { recursive: true, force: true });
   };

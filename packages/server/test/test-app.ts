@@ -10,6 +10,7 @@ import type { UserRow } from '../src/db/schema';
 import { indexJobsIdle } from '../src/query/index-jobs';
 import { buildUser, type UserOverrides } from './factories';
 import { startSmtp, type TestSmtp } from './smtp';
+import { databaseUrl, onServer, TEMPLATE_SCHEMA } from './template-database';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,6 +18,8 @@ declare module 'vitest' {
     pgliteSnapshot: string | undefined;
     /** The run's embedded PostgreSQL, from test/embedded-postgres-cluster.ts (server-embedded only). */
     embeddedPostgresUrl: string | undefined;
+    /** The migrated database each file clones, on the run's PostgreSQL server (test/template-database.ts). */
+    templateDatabase: string | undefined;
   }
 }
 
@@ -35,7 +38,7 @@ export const testDatabaseKind = (): TestDatabaseKind =>
 export const onPostgresServer = () => testDatabaseKind() !== 'pglite';
 
 /** A value the project's global set-up provides; none outside a vitest worker (a child process). */
-function provided<K extends 'pgliteSnapshot' | 'embeddedPostgresUrl'>(key: K) {
+function provided<K extends 'pgliteSnapshot' | 'embeddedPostgresUrl' | 'templateDatabase'>(key: K) {
   try {
     return inject(key);
   } catch {
@@ -63,9 +66,33 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-/** A fresh, migrated database: a schema of its own on a PostgreSQL server, or in-memory PGlite. */
+/**
+ * A fresh, migrated database: on a PostgreSQL server a clone of the run's migrated template, its
+ * schema renamed to a name of its own (the Redis adapter's channels, say, are named after it), or a
+ * schema of its own migrated here where there is no template (a test's child process); or in-memory
+ * PGlite.
+ */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const kind = testDatabaseKind();
+  const template = provided('templateDatabase');
+  if (kind !== 'pglite' && template) {
+    const name = `test_${randomBytes(6).toString('hex')}`;
+    const serverUrl = testPostgresUrl();
+    await onServer(serverUrl, `create database ${name} template ${template}`);
+    const url = databaseUrl(serverUrl, name);
+    await onServer(url, `alter schema ${TEMPLATE_SCHEMA} rename to ${name}`);
+    const db = await openDatabase({ databaseUrl: url, databaseSchema: name, dataDir: '' });
+    return {
+      db,
+      kind,
+      url,
+      schema: name,
+      async close() {
+        await db.destroy();
+        await onServer(serverUrl, `drop database if exists ${name} with (force)`);
+      },
+    };
+  }
   if (kind !== 'pglite') {
     const schema = `test_${randomBytes(6).toString('hex')}`;
     const db = await openDatabase({ databaseUrl: testPostgresUrl(), databaseSchema: schema, dataDir: '' });

@@ -37,7 +37,13 @@ export async function openDatabase(
       connectionTimeoutMillis: 5_000,
       // custom plans for prepared statements: see prepared-statements.ts. No JIT: compiling a plan
       // took 100-750 ms, more than the counts and exports it would speed up ever took to run.
-      options: [schema && `-c search_path=${schema}`, '-c plan_cache_mode=force_custom_plan', '-c jit=off']
+      // PGOPTIONS (libpq's variable) adds settings of the deployment's own; the tests use it.
+      options: [
+        schema && `-c search_path=${schema}`,
+        '-c plan_cache_mode=force_custom_plan',
+        '-c jit=off',
+        process.env.PGOPTIONS,
+      ]
         .filter(Boolean)
         .join(' '),
     });

@@ -249,7 +249,11 @@ export async function listDossiers(
 export async function orderedListQuery(db: Db, user: UserRow, query: Query) {
   const { params } = await openList(db, user, query, {});
   // wrapped: a promise cannot resolve to a query builder (Kysely refuses to be awaited)
-  return { ordered: orderedQuery(db, params) };
+  return {
+    ordered: orderedQuery(db, params),
+    /** the exact size of the set, by a statement of its own (beside the ordered one, not in it) */
+    count: async () => Number((await countQuery(db, params).executeTakeFirstOrThrow()).count),
+  };
 }
 
 /**

@@ -204,8 +204,9 @@ export async function exportRows(
  * The export rows of a whole list in its order, a page at a time, read by one statement through a
  * cursor: reading the ordered ids first and then each page by its ids read every row twice, and the
  * statements per page cost more than the rows. The next page is read while the current one is
- * written. The total comes with the first page (count over the set, in the same scan). Null where
- * the database cannot stream (PGlite).
+ * written. The total is counted by a statement of its own on another connection, at the same time:
+ * a window count over the set would make PostgreSQL read the whole set before the first row, so the
+ * database and the server could not work side by side. Null where the database cannot stream (PGlite).
  */
 export async function listExportPages(
   db: Db,
@@ -213,17 +214,14 @@ export async function listExportPages(
   fields: ExportField[],
   formatter: ValueFormatter,
   ordered: ListQuery,
+  count: () => Promise<number>,
 ): Promise<{ total: number; pages: AsyncIterable<ExportRow[]> } | null> {
   if (await isPglite(db)) return null;
-  const query = withExportColumns(ordered, scope.access.environment.id, fields).select(
-    sql<string>`count(*) over ()`.as('export_total'),
-  );
-  const rows = query.stream(EXPORT_PAGE)[Symbol.asyncIterator]() as AsyncIterator<
-    ExportedDossier & { export_total: string }
-  >;
+  const query = withExportColumns(ordered, scope.access.environment.id, fields);
+  const rows = query.stream(EXPORT_PAGE)[Symbol.asyncIterator]() as AsyncIterator<ExportedDossier>;
   /** The next page of raw rows; an empty one at the end. */
   const readPage = async () => {
-    const page: (ExportedDossier & { export_total: string })[] = [];
+    const page: ExportedDossier[] = [];
     while (page.length < EXPORT_PAGE) {
       const next = await rows.next();
       if (next.done) break;
@@ -231,8 +229,21 @@ export async function listExportPages(
     }
     return page;
   };
-  const first = await readPage();
-  const total = Number(first[0]?.export_total ?? 0);
+  const counted = count();
+  let first: ExportedDossier[];
+  try {
+    first = await readPage();
+  } catch (error) {
+    counted.catch(() => undefined);
+    throw error;
+  }
+  let total: number;
+  try {
+    total = await counted;
+  } catch (error) {
+    await rows.return?.();
+    throw error;
+  }
   async function* pages() {
     let current: typeof first = first;
     try {

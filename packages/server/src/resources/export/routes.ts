@@ -143,8 +143,8 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       } else {
         // the filters are checked (400) and the first page read before a byte is sent
         const params = { ...listParams(query as Record<string, unknown>), defDossier: String(defDossier) };
-        const { ordered } = await orderedListQuery(db, user, params);
-        const streamed = await listExportPages(db, scope, fields, formatter, ordered);
+        const { ordered, count } = await orderedListQuery(db, user, params);
+        const streamed = await listExportPages(db, scope, fields, formatter, ordered, count);
         if (streamed) ({ total, pages } = streamed);
         else {
           const ids = (await ordered.select('content_dossier.id').execute()).map((row) => Number(row.id));

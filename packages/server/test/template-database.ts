@@ -1,0 +1,54 @@
+// The migrated template of a test run on a PostgreSQL server. Migrating a schema took 1.5-2.5 s of
+// every test file's time, about half the server suites' time; cloning a migrated database
+// (CREATE DATABASE ... TEMPLATE, a copy of its files) takes about 0.2 s. Each vitest project on a
+// PostgreSQL server makes one template in its global set-up; test/test-app.ts clones it per file.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { TestProject } from 'vitest/node';
+import { migrate, openDatabase } from '../src/db/database';
+
+/** The schema the template is migrated into; a clone renames it to a name of its own. */
+export const TEMPLATE_SCHEMA = 'test_template';
+
+/** A connection string to another database of the same server. */
+export function databaseUrl(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.href;
+}
+
+/** Runs statements on one connection of its own (CREATE and DROP DATABASE refuse transactions). */
+export async function onServer(url: string, ...statements: string[]): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Makes a migrated template database on the server; returns its name and how to drop it. */
+export async function makeTemplateDatabase(serverUrl: string) {
+  const name = `dossierbase_template_${randomBytes(6).toString('hex')}`;
+  await onServer(serverUrl, `create database ${name}`);
+  const db = await openDatabase({
+    databaseUrl: databaseUrl(serverUrl, name),
+    databaseSchema: TEMPLATE_SCHEMA,
+    dataDir: '',
+  });
+  try {
+    await migrate(db);
+  } finally {
+    await db.destroy();
+  }
+  return { name, drop: () => onServer(serverUrl, `drop database if exists ${name} with (force)`) };
+}
+
+/** Vitest global set-up of the server-postgres project: one template on the shared server. */
+export default async function setup(project: TestProject) {
+  const serverUrl = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
+  const template = await makeTemplateDatabase(serverUrl);
+  project.provide('templateDatabase', template.name);
+  return template.drop;
+}
