@@ -25,6 +25,12 @@ const idsIn = (value: unknown): number[] =>
 /** What the ids of an item's value stand for: its type's, or dossiers for a link item. */
 const refsOf = (v: VisibleItem) => (v.link ? 'dossiers' : v.field ? valueRefsOf(v.field.type) : null);
 
+/** Whether an item's values name users or dossiers, whose names prepare() must load first. */
+export const namesOthers = (v: VisibleItem) => {
+  const refs = refsOf(v);
+  return refs === 'users' || refs === 'dossiers';
+};
+
 export async function valueFormatter(db: Db, access: EnvironmentAccess, items: readonly VisibleItem[]) {
   const environmentId = access.environment.id;
   const optionFieldIds = items.flatMap((v) => (v.field && refsOf(v) === 'options' ? [v.field.id] : []));
@@ -58,7 +64,8 @@ export async function valueFormatter(db: Db, access: EnvironmentAccess, items: r
       const userIds = new Set<number>();
       const dossierIds = new Set<number>();
       for (const [v, value] of values) {
-        const refs = refsOf(v);
+        const refs = formats.get(v.item.id)?.refs ?? refsOf(v);
+        if (refs !== 'users' && refs !== 'dossiers') continue;
         for (const id of idsIn(value)) {
           if (refs === 'users' && !users.has(id)) userIds.add(id);
           if (refs === 'dossiers' && !dossiers.has(id)) dossierIds.add(id);

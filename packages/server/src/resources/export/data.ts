@@ -16,7 +16,7 @@ import type { ListQuery } from '../../query/compile/page';
 import { DETAIL_VIEWS, itemName } from '../content-dossier/items';
 import { isBacklink } from '../content-dossier/links';
 import type { DossierRow } from '../content-dossier/read-model';
-import { type ValueFormatter, valueFormatter } from '../content-dossier/value-text';
+import { namesOthers, type ValueFormatter, valueFormatter } from '../content-dossier/value-text';
 
 // What an export holds (spec doc 3 sections 4, 5 and 9): per dossier its id, the chosen fields as the
 // field types display them to the reader, and who created and changed it when. The fields are the
@@ -167,9 +167,12 @@ async function toExportRows(fields: ExportField[], formatter: ValueFormatter, ro
       modified_at: row.modified_text,
     });
   }
-  await formatter.prepare(
-    result.flatMap((r) => fields.map((f, i): [VisibleItem, unknown] => [f.v, r.values[i]])),
-  );
+  // only the values that name users or dossiers need their names loaded
+  const naming = fields.flatMap((f, i) => (namesOthers(f.v) ? [i] : []));
+  if (naming.length)
+    await formatter.prepare(
+      result.flatMap((r) => naming.map((i): [VisibleItem, unknown] => [fields[i].v, r.values[i]])),
+    );
   return result;
 }
 
