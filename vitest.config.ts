@@ -22,6 +22,9 @@ const serverSuite = (db: 'embedded' | 'postgres' | 'pglite') => ({
     setupFiles: ['packages/server/test/fresh-caches.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // vitest's default is one worker less than the cores: one worker on this 2-core machine, which
+    // left a core idle while the worker waited for PostgreSQL
+    maxWorkers: 2,
   },
 });
 
@@ -32,6 +35,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['packages/core/**/*.test.ts', 'packages/web/src/**/*.test.{ts,tsx}'],
+          maxWorkers: 2,
         },
       },
       serverSuite('embedded'),
