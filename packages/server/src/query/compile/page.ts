@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema';
 import { dataVersionSql } from '../list-cache';
 import type { ListParams } from '../list-query';
 import { summaryOfAnyEntitySql, summarySql } from '../visible-summary';
-import { linkedToDossier } from './links';
+import { holdingDossier, linkedToDossier } from './links';
 
 // The filtered set of a list (no order, no paging), one page of it with what the answer carries beside
 // each row, and its count.
@@ -24,6 +24,12 @@ export function filteredQuery(db: Db, params: ListParams): ListQuery {
     const { parentId, link } = params.embedded;
     const linked = linkedToDossier(params.environmentId, parentId, link.id, link.back_link_id);
     q = q.where(sql<boolean>`content_dossier.id in (${linked})`);
+    // limit_embedded_link: only the children whose own link (to the parent's entity) holds the parent too
+    const { limit } = params.embedded;
+    if (limit) {
+      const holding = holdingDossier(params.environmentId, parentId, limit.id, limit.back_link_id);
+      q = q.where(sql<boolean>`content_dossier.id in (${holding})`);
+    }
   }
   if (params.condition) q = q.where(params.condition);
   return q;

@@ -48,6 +48,7 @@ import { type ListTotal, listTotal } from '../../query/list-count';
 import { type ListParams, likeContains, parseListParams } from '../../query/list-query';
 import { noteSortIndexUse } from '../../query/sort-indexes';
 import { summaryContainsSql, summarySql } from '../../query/visible-summary';
+import { limitLinkOf } from '../content-dossier/links';
 import { presentItems } from '../content-dossier/present';
 import { compileForUser, savedQueryOf } from '../dossier-query/service';
 import { dossierWire } from './present';
@@ -122,7 +123,7 @@ async function embeddedScope(
     .executeTakeFirst();
   if (!parent) throw badRequest({ embedded: 'Unknown dossier' });
   authorize(canShowDossiers({ permissions: await entityPermissions(db, access, parent.def_dossier_id) }));
-  return { parentId, link };
+  return { parentId, link, limit: await limitLinkOf(db, access.environment.id, link) };
 }
 
 /**
