@@ -192,7 +192,7 @@ test('timeline and gantt of an embedded list: order, warning, red progress, expa
       'Dig foundations…',
     );
 
-    // week zoom: 100 px a week; the task (2 to 10 March) dragged 25 days on, past the project's end
+    // week zoom: 100 px a week
     await gantt.getByTestId('gantt-zoom').getByText('Week').click();
     await taskBar.waitFor();
     await screenshot(page, 'gantt-timeline-gantt-week');
