@@ -38,6 +38,11 @@ export const kanbanBoardAnswerSchema = z.object({
   /** the user's edit item of the list field: the card moves set it (POST /contentlist/...); null: no moves */
   list_item_id: z.number().nullable(),
   multiple: z.boolean(),
+  /**
+   * the first page of each column (its cards and their total), by option id: what the column call
+   * answers for page 0 (with the board's search), read for all columns at once
+   */
+  pages: z.record(z.string(), viewListAnswerSchema),
 });
 export type KanbanBoardAnswer = z.infer<typeof kanbanBoardAnswerSchema>;
 

@@ -48,8 +48,11 @@ export interface ListParams {
   document: QueryDocument;
   /** the reader's summary keys per entity (policy/summary.ts): which summary they may see and search */
   summaryKeys: SummaryKeys;
-  /** linked list mode: dossiers linked to this parent through `link` */
-  embedded: { parentId: number; link: LinkRow } | null;
+  /**
+   * linked list mode: dossiers linked to this parent through `link`; with `limit` (the link's
+   * limit_embedded_link, a link of the child entity) only those whose `limit` link holds the parent too
+   */
+  embedded: { parentId: number; link: LinkRow; limit?: LinkRow | null } | null;
   /** the filters compiled (compile/document.ts, and a saved query's); null: no filter at all */
   condition: RawBuilder<boolean> | null;
   sorts: { expression: RawBuilder<unknown>; direction: 'asc' | 'desc' }[];

@@ -5,7 +5,7 @@ import type { Database } from '../../db/schema';
 import { dataVersionSql } from '../list-cache';
 import type { ListParams } from '../list-query';
 import { summaryOfAnyEntitySql, summarySql } from '../visible-summary';
-import { linkedToDossier } from './links';
+import { holdingDossier, linkedToDossier } from './links';
 
 // The filtered set of a list (no order, no paging), one page of it with what the answer carries beside
 // each row, and its count.
@@ -24,6 +24,12 @@ export function filteredQuery(db: Db, params: ListParams): ListQuery {
     const { parentId, link } = params.embedded;
     const linked = linkedToDossier(params.environmentId, parentId, link.id, link.back_link_id);
     q = q.where(sql<boolean>`content_dossier.id in (${linked})`);
+    // limit_embedded_link: only the children whose own link (to the parent's entity) holds the parent too
+    const { limit } = params.embedded;
+    if (limit) {
+      const holding = holdingDossier(params.environmentId, parentId, limit.id, limit.back_link_id);
+      q = q.where(sql<boolean>`content_dossier.id in (${holding})`);
+    }
   }
   if (params.condition) q = q.where(params.condition);
   return q;
@@ -99,6 +105,48 @@ export async function pageWithRelations(
   params: ListParams,
   links: PageLinks,
 ): Promise<{ rows: PageRow[]; dataVersion: string }> {
+  return rowsWithRelations(db, params, links, sql`(${pageQuery(db, params)})`, null);
+}
+
+/**
+ * The first page of each column of a board (a kanban's list options) and what the list call carries
+ * beside each row, in one statement: per option id of `columns` (in that order), the page query of the
+ * filtered set narrowed by `inColumn` (given the option id as SQL), each row with its `board_column`. One
+ * statement where the board's columns took a list call each.
+ */
+export async function columnPagesWithRelations(
+  db: Db,
+  params: ListParams,
+  links: PageLinks,
+  columns: readonly number[],
+  inColumn: (option: RawBuilder<number>) => RawBuilder<boolean>,
+): Promise<{ rows: (PageRow & { board_column: number })[]; dataVersion: string }> {
+  const option = sql<number>`o.option_id`;
+  const narrowed: ListParams = {
+    ...params,
+    condition: params.condition
+      ? sql<boolean>`(${params.condition} and ${inColumn(option)})`
+      : inColumn(option),
+  };
+  // per option, the column's page: the same plan as one column's call (its index, in page order)
+  const source = sql`(select o.option_id as board_column, o.n as board_column_n, p.*
+    from unnest(${sql.val([...columns])}::int[]) with ordinality as o(option_id, n)
+    cross join lateral (${pageQuery(db, narrowed)}) as p)`;
+  const { rows, dataVersion } = await rowsWithRelations(db, params, links, source, {
+    select: sql`content_dossier.board_column`,
+    order: sql`content_dossier.board_column_n`,
+  });
+  return { rows: rows as (PageRow & { board_column: number })[], dataVersion };
+}
+
+/** The rows of `source` (aliased content_dossier) in the page's order, with their relations. */
+async function rowsWithRelations(
+  db: Db,
+  params: ListParams,
+  links: PageLinks,
+  source: RawBuilder<unknown>,
+  group: { select: RawBuilder<unknown>; order: RawBuilder<unknown> } | null,
+): Promise<{ rows: PageRow[]; dataVersion: string }> {
   const env = params.environmentId;
   const parts: RawBuilder<unknown>[] = [];
   const summary = summaryOfAnyEntitySql('d', params.summaryKeys);
@@ -117,6 +165,7 @@ export async function pageWithRelations(
     : sql`'[]'::json`;
   const tie = params.sorts[0]?.direction ?? 'desc';
   const order = [
+    ...(group ? [group.order] : []),
     ...params.sorts.map((s) => sql`${s.expression} ${sql.raw(s.direction)}`),
     sql`content_dossier.id ${sql.raw(tie)}`,
   ];
@@ -127,8 +176,9 @@ export async function pageWithRelations(
       ${summarySql('content_dossier', params.summaryKeys.get(params.defDossierId))} as summary,
       ${isoUtc('content_dossier.created_at')} as created_at, ${isoUtc('content_dossier.modified_at')} as modified_at,
       cu.username as created_by_username, mu.username as modified_by_username, ${linked} as linked
+      ${group ? sql`, ${group.select}` : sql``}
     from (select ${dataVersionSql(params.defDossierId)} as data_version) v
-    left join (${pageQuery(db, params)}) as content_dossier on true
+    left join ${source} as content_dossier on true
     left join app_user cu on cu.id = content_dossier.created_by
     left join app_user mu on mu.id = content_dossier.modified_by
     order by ${sql.join(order)}`.execute(db);

@@ -34,6 +34,7 @@ import { readerSummaryKeys } from '../../policy/summary';
 import { runAggregations } from '../../query/compile/aggregate';
 import { type Column, columnOf } from '../../query/compile/columns';
 import {
+  columnPagesWithRelations,
   countQuery,
   orderedQuery,
   type PageLinkedDossier,
@@ -48,6 +49,7 @@ import { type ListTotal, listTotal } from '../../query/list-count';
 import { type ListParams, likeContains, parseListParams } from '../../query/list-query';
 import { noteSortIndexUse } from '../../query/sort-indexes';
 import { summaryContainsSql, summarySql } from '../../query/visible-summary';
+import { limitLinkOf } from '../content-dossier/links';
 import { presentItems } from '../content-dossier/present';
 import { compileForUser, savedQueryOf } from '../dossier-query/service';
 import { dossierWire } from './present';
@@ -122,7 +124,7 @@ async function embeddedScope(
     .executeTakeFirst();
   if (!parent) throw badRequest({ embedded: 'Unknown dossier' });
   authorize(canShowDossiers({ permissions: await entityPermissions(db, access, parent.def_dossier_id) }));
-  return { parentId, link };
+  return { parentId, link, limit: await limitLinkOf(db, access.environment.id, link) };
 }
 
 /**
@@ -240,6 +242,69 @@ export async function listDossiers(
       ? { ...makePager(params.page, params.limit, count.items), estimated: true }
       : makePager(params.page, params.limit, count.items),
   };
+}
+
+/** One column of a board: its option and the page of the dossiers that hold it. */
+export interface BoardColumns {
+  /** the list field's item whose options the columns are */
+  item: VisibleItem;
+  /** the options, in column order */
+  optionIds: number[];
+  /** a dossier holds an option (`option` is its id as SQL) */
+  inColumn: (option: RawBuilder<number>) => RawBuilder<boolean>;
+}
+
+/**
+ * The first page of every column of a board (a kanban), each as the list call answers one column's
+ * page: the list call's checks and parameters (filters, embedded mode, sort, page size), the pages of
+ * all columns in one statement, and their totals from one grouped count over the set (cached under
+ * the data version, or read from the option counters when the set is a whole entity).
+ */
+export async function listColumnPages(
+  db: Db,
+  user: UserRow,
+  query: Query,
+  columns: BoardColumns,
+  options: ListOptions = {},
+): Promise<Record<string, DossierListBody>> {
+  const { access, params, visible } = await openList(db, user, query, options);
+  const listItems =
+    options.itemsView && options.itemsView !== 'list'
+      ? await visibleItems(db, access, params.defDossierId, [options.itemsView])
+      : visible.filter((v) => v.item.view === 'list');
+  const counted = columnOf(columns.item, params.summaryKeys.get(params.defDossierId));
+  if (counted?.kind !== 'field') throw new Error('a board is grouped by a list field');
+  const [{ rows, dataVersion }, items] = await Promise.all([
+    columnPagesWithRelations(db, params, pageLinks(listItems), columns.optionIds, columns.inColumn),
+    presentItems(db, access, listItems),
+  ]);
+  // the totals: how many hold each option, the count the list's option aggregation makes
+  const { aggregations } = await countAndAggregations(
+    db,
+    { ...params, aggregations: [{ column: counted, aggregate: 'count', param: 'board' }] },
+    dataVersion,
+  );
+  const totals = new Map((aggregations[0]?.options ?? []).map((o) => [o.id, o.total]));
+  const pages: Record<string, DossierListBody> = {};
+  for (const optionId of columns.optionIds) {
+    const own = rows.filter((row) => Number(row.board_column) === optionId);
+    pages[String(optionId)] = {
+      results: {
+        dossiers: own.map((row) =>
+          dossierWire(
+            row,
+            { created_by: row.created_by_username, modified_by: row.modified_by_username },
+            undefined,
+          ),
+        ),
+        contents: contentsOf(listItems, own),
+        items,
+        aggregations: [],
+      },
+      pager: makePager(params.page, params.limit, totals.get(optionId) ?? 0),
+    };
+  }
+  return pages;
 }
 
 /**

@@ -151,6 +151,39 @@ describe('kanban', () => {
     await move(s.admin, card.red1, s.options.red.id);
   });
 
+  test("the board carries each column's first page, as the column call answers it", async () => {
+    await s.grant(s.client, ['show']);
+    const red = String(s.options.red.id);
+    const blue = String(s.options.blue.id);
+    const board = async (query: string) => {
+      const response = await s.member.get(`/api/contentdossier/kanban/board?${query}`);
+      expect(response.statusCode, response.body).toBe(200);
+      return response.json().pages as Record<string, Parameters<typeof ids>[0] & { pager: unknown }>;
+    };
+    const column = async (option: string, extra = '') =>
+      (await s.member.get(`/api/contentdossier/kanban?${embedded()}&option=${option}${extra}`)).json();
+    const pages = await board(embedded());
+    expect(Object.keys(pages).sort()).toEqual([red, blue].sort());
+    expect(ids(pages[red])).toEqual([card.red1, card.red2].sort());
+    expect(pages[red].pager).toEqual({ current: 0, pages: 1, items: 2, limit: 50 });
+    expect(ids(pages[blue])).toEqual([card.blue]);
+    expect(pages[blue].pager).toEqual({ current: 0, pages: 1, items: 1, limit: 50 });
+    for (const option of [red, blue]) expect(pages[option]).toEqual(await column(option));
+    // with a search, of the cards that match it
+    const searched = await board(`${embedded()}&search=two`);
+    expect(ids(searched[red])).toEqual([card.red2]);
+    expect(ids(searched[blue])).toEqual([]);
+    for (const option of [red, blue]) expect(searched[option]).toEqual(await column(option, '&search=two'));
+    // a page size of one: the newest card, and the column's total
+    const small = await board(`${embedded()}&limit=1`);
+    expect(ids(small[red])).toEqual([card.red2]);
+    expect(small[red].pager).toEqual({ current: 0, pages: 2, items: 2, limit: 1 });
+    // outside an embedded list: the entity's cards (the totals from the option counters)
+    const all = await board(`defDossier=${s.client.id}`);
+    expect(ids(all[red])).toEqual([card.red1, card.red2, card.outside].sort());
+    expect(all[red].pager).toEqual({ current: 0, pages: 1, items: 3, limit: 50 });
+  });
+
   test('without the kanban settings: the board names what is missing, a column answers 400', async () => {
     const settings = { kanban_search_field: s.fields.name.dataField.id };
     await t.db

@@ -35,11 +35,17 @@ export const contentDossierViewRoutes: FastifyPluginAsyncZod = async (app) => {
     '/contentdossier/kanban/board',
     {
       config: { access: 'signedIn' },
-      schema: { querystring: viewQuery, tags, response: answers({ 200: kanbanBoardAnswerSchema }) },
+      schema: {
+        querystring: viewQuery.extend({
+          search: z.string().max(255).optional().describe('text in the kanban search field'),
+        }),
+        tags,
+        response: answers({ 200: kanbanBoardAnswerSchema }),
+      },
     },
     async (request) => {
       const user = await currentUserIn(request, positiveId(request.query.environment));
-      return kanbanBoard(db, user, request.query as Record<string, unknown>);
+      return kanbanBoard(db, user, request.query as Record<string, unknown>, { indexes });
     },
   );
 

@@ -1,4 +1,10 @@
-import { type CalendarAnswer, fieldSettingsOf, type KanbanBoardAnswer, valueRefsOf } from '@dossierbase/core';
+import {
+  type CalendarAnswer,
+  fieldSettingsOf,
+  KANBAN_PAGE_SIZE,
+  type KanbanBoardAnswer,
+  valueRefsOf,
+} from '@dossierbase/core';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { UserRow } from '../../db/schema';
@@ -13,6 +19,7 @@ import type { DossierRow } from '../content-dossier/read-model';
 import { updateDossier } from '../content-dossier/service';
 import {
   type ListOptions,
+  listColumnPages,
   listDossiers,
   openEntityForShow,
   positiveId,
@@ -84,20 +91,64 @@ async function kanbanFields(db: Db, scope: EntityScope) {
   return { view, search, list: list && listIsList ? list : null };
 }
 
-/** GET /api/contentdossier/kanban/board */
-export async function kanbanBoard(db: Db, user: UserRow, query: Query): Promise<KanbanBoardAnswer> {
+type KanbanList = NonNullable<Awaited<ReturnType<typeof kanbanFields>>['list']>;
+type KanbanSearch = NonNullable<Awaited<ReturnType<typeof kanbanFields>>['search']>;
+
+/**
+ * A dossier holds the option `option` (an integer in SQL: the board's column) of the kanban list
+ * field: as the column call's condition, by the field's index or the GIN on values.
+ */
+function holdsOption(list: KanbanList, option: RawBuilder<unknown>): RawBuilder<boolean> {
+  if (fieldSettingsOf(list.items[0]).multiple === true)
+    return sql<boolean>`"values" @> jsonb_build_object(${String(list.dataFieldId)}::text, jsonb_build_array(${option}))`;
+  return sql<boolean>`("values" -> ${jsonKey(list.dataFieldId)}) = to_jsonb(${option})`;
+}
+
+/** The kanban search: the text in the search field, or no narrowing (null). */
+function searchCondition(search: KanbanSearch, query: Query): RawBuilder<boolean> | null {
+  const text = first(query.search);
+  return text
+    ? sql<boolean>`(("values" ->> ${jsonKey(search.dataFieldId)}) ilike ${likeContains(text)})`
+    : null;
+}
+
+/**
+ * GET /api/contentdossier/kanban/board: the columns and the first page of each (with `search`, of the
+ * cards that match it), all pages in one statement; the column call reads the pages after it.
+ */
+export async function kanbanBoard(
+  db: Db,
+  user: UserRow,
+  query: Query,
+  options: ListOptions = {},
+): Promise<KanbanBoardAnswer> {
   const scope = await openViewEntity(db, user, query);
-  const { search, list } = await kanbanFields(db, scope);
+  const { view, search, list } = await kanbanFields(db, scope);
   const missing = !search ? 'kanban_search_field' : !list ? 'kanban_list_field' : null;
-  if (missing || !list) return { missing, columns: [], list_item_id: null, multiple: false };
+  if (missing || !list || !search)
+    return { missing, columns: [], list_item_id: null, multiple: false, pages: {} };
   const field = list.items[0];
-  const options = await visibleListOptions(db, scope.access, field.field ? [field.field.id] : []);
+  const columns = await visibleListOptions(db, scope.access, field.field ? [field.field.id] : []);
   const edit = canEditDossiers(scope) ? await editItemOf(db, scope, list.dataFieldId) : null;
+  const { search: _s, page: _p, ...rest } = query;
+  const condition = searchCondition(search, query);
+  const pages = await listColumnPages(
+    db,
+    user,
+    { ...rest, limit: rest.limit ?? String(KANBAN_PAGE_SIZE) },
+    {
+      item: field,
+      optionIds: columns.map((option) => option.id),
+      inColumn: (option) => holdsOption(list, option),
+    },
+    { ...options, ...(condition ? { condition } : {}), itemsView: view ?? 'list' },
+  );
   return {
     missing: null,
-    columns: options.map(presentListOption),
+    columns: columns.map(presentListOption),
     list_item_id: edit?.item.id ?? null,
     multiple: fieldSettingsOf(field).multiple === true,
+    pages,
   };
 }
 
@@ -109,7 +160,6 @@ export async function kanbanColumn(db: Db, user: UserRow, query: Query, options:
     throw badRequest({ kanban_search_field: 'Contact your administrator, no kanban search field set.' });
   if (!list) throw badRequest({ kanban_list_field: 'Contact your administrator, no kanban list field set.' });
   const optionText = first(query.option);
-  const multiple = fieldSettingsOf(list.items[0]).multiple === true;
   const key = jsonKey(list.dataFieldId);
   let condition: RawBuilder<boolean>;
   if (optionText === 'none') {
@@ -119,15 +169,13 @@ export async function kanbanColumn(db: Db, user: UserRow, query: Query, options:
     const option = positiveId(optionText);
     if (!option) throw badRequest({ option: 'Enter a valid option' });
     // single lists: the expression of the field's index (field-expression.ts); multiple: the GIN on values
-    condition = multiple
-      ? sql<boolean>`"values" @> ${JSON.stringify({ [String(list.dataFieldId)]: [option] })}::jsonb`
-      : sql<boolean>`("values" -> ${key}) = ${JSON.stringify(option)}::jsonb`;
+    condition =
+      fieldSettingsOf(list.items[0]).multiple === true
+        ? sql<boolean>`"values" @> ${JSON.stringify({ [String(list.dataFieldId)]: [option] })}::jsonb`
+        : sql<boolean>`("values" -> ${key}) = ${JSON.stringify(option)}::jsonb`;
   }
-  const text = first(query.search);
-  if (text) {
-    const searchKey = jsonKey(search.dataFieldId);
-    condition = sql<boolean>`(${condition} and ("values" ->> ${searchKey}) ilike ${likeContains(text)})`;
-  }
+  const narrowed = searchCondition(search, query);
+  if (narrowed) condition = sql<boolean>`(${condition} and ${narrowed})`;
   const { option: _o, search: _s, ...rest } = query;
   return listDossiers(db, user, rest, { ...options, condition, itemsView: view ?? 'list' });
 }

@@ -1,4 +1,4 @@
-import { DOSSIER_MESSAGES } from '@dossierbase/core';
+import { DOSSIER_MESSAGES, parseFieldSettings } from '@dossierbase/core';
 import type { Db } from '../../db/database';
 import { badRequest } from '../../http-errors';
 import type { LinkRow } from '../../policy/display-item';
@@ -116,12 +116,33 @@ export const EMBEDDED_MESSAGES = {
   parent: 'Unknown dossier',
 } as const;
 
+/**
+ * The link setting limit_embedded_link of an embedded list's link: a link of the child entity that leads
+ * back to the parent's entity. The embedded list then shows only the children whose own link holds the
+ * parent too, and a child added there is linked to the parent through it as well. Null when not set,
+ * or when the id no longer names such a link (removed, or leading elsewhere, where it could never
+ * hold the parent).
+ */
+export async function limitLinkOf(db: Db, environmentId: number, link: LinkRow): Promise<LinkRow | null> {
+  const id = parseFieldSettings('link', link.settings ?? {}).limit_embedded_link;
+  if (id === null) return null;
+  const limit = await db
+    .selectFrom('def_dossier_link')
+    .selectAll()
+    .where('id', '=', id)
+    .where('environment_id', '=', environmentId)
+    .where('def_dossier_id', '=', link.child_def_dossier_id)
+    .where('child_def_dossier_id', '=', link.def_dossier_id)
+    .executeTakeFirst();
+  return limit ?? null;
+}
+
 /** The parent dossier and link of a dossier created inside an embedded list (spec: embedded, linkId). */
 export async function embeddedParent(
   db: Db,
   scope: EntityScope,
   input: { embedded?: number; linkId?: number },
-): Promise<{ link: LinkRow; parentId: number } | null> {
+): Promise<{ link: LinkRow; parentId: number; limit: LinkRow | null } | null> {
   if (input.embedded === undefined && input.linkId === undefined) return null;
   if (input.embedded === undefined || input.linkId === undefined)
     throw badRequest({ [input.embedded === undefined ? 'embedded' : 'linkId']: EMBEDDED_MESSAGES.both });
@@ -146,7 +167,8 @@ export async function embeddedParent(
   const single = link.type_of_link === 'select' && link.settings.multiple !== true;
   if (single && (await linkedIds(db, scope.access.environment.id, Number(parent.id), link)).length > 0)
     throw badRequest({ linkId: DOSSIER_MESSAGES.singleLink });
-  return { link, parentId: Number(parent.id) };
+  const limit = await limitLinkOf(db, scope.access.environment.id, link);
+  return { link, parentId: Number(parent.id), limit };
 }
 
 /** Links a dossier created inside an embedded list to its parent, after the parent's other links. */

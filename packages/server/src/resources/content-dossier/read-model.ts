@@ -1,4 +1,5 @@
 import {
+  DISPLAY_VIEWS,
   dossierColumnValue,
   fieldSettingsOf,
   fieldTypeOf,
@@ -10,7 +11,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { ContentDossierTable, DefDossierTable, UserRow } from '../../db/schema';
 import { openableEnvironmentIds } from '../../db/user-environments';
-import { notFound } from '../../http-errors';
+import { badRequest, notFound } from '../../http-errors';
 import { type VisibleItem, visibleItems } from '../../policy/display-item';
 import { authorize, canShowDossiers, holds, holdsCredential } from '../../policy/dossier';
 import { type EntityScope, openEntityScope } from '../../policy/entity';
@@ -40,9 +41,32 @@ export async function openDossier(db: Db, user: UserRow, id: number, action: Per
   return { dossier, ...scope };
 }
 
-/** The display items of the detail page the user may see, of one position when it is given. */
-export async function detailItems(db: Db, scope: EntityScope, displayPosition?: number) {
-  const items = await visibleItems(db, scope.access, scope.entity.id, DETAIL_VIEWS);
+export const UNKNOWN_VIEW = 'Unknown view';
+
+/**
+ * The views a dossier is read in besides its page: a standard view, or a custom view of its entity
+ * (the side panel of an embedded list whose link names one in passing_sidebar); 400 for another.
+ */
+async function readableView(db: Db, scope: EntityScope, view: string): Promise<string> {
+  if ((DISPLAY_VIEWS as readonly string[]).includes(view)) return view;
+  const custom = await db
+    .selectFrom('display_custom_view')
+    .select('view_name')
+    .where('environment_id', '=', scope.access.environment.id)
+    .where('def_dossier_id', '=', scope.entity.id)
+    .where('view_name', '=', view)
+    .executeTakeFirst();
+  if (!custom) throw badRequest({ view: UNKNOWN_VIEW });
+  return custom.view_name;
+}
+
+/**
+ * The display items of the detail page the user may see, of one position when it is given; with
+ * `view`, those of that view instead of the page's.
+ */
+export async function detailItems(db: Db, scope: EntityScope, displayPosition?: number, view?: string) {
+  const views = view === undefined ? DETAIL_VIEWS : [await readableView(db, scope, view)];
+  const items = await visibleItems(db, scope.access, scope.entity.id, views);
   if (displayPosition === undefined) return items;
   const position = await db
     .selectFrom('display_position')

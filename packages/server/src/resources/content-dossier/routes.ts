@@ -43,6 +43,15 @@ const idParams = z.object({ id: dossierIdParamSchema });
 const listParams = z.object({ dossierId: dossierIdParamSchema, displayItemId: idParamSchema });
 const optionIds = z.object({ values: z.array(idSchema).max(500) });
 const positionQuery = z.object({ displayPosition: idParamSchema.optional() });
+const detailQuery = positionQuery.extend({
+  view: z
+    .string()
+    .trim()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe("the items of this view (a standard view or the entity's custom view) instead of the page's"),
+});
 
 // customView=row_input: the dossier is created from the row entry form of an embedded list, whose
 // items are the entity's row_input view (spec doc 2 section 7)
@@ -113,7 +122,7 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.get(
     '/contentdossier/:id',
-    { config: { access: 'signedIn' }, schema: { params: idParams, querystring: positionQuery, tags } },
+    { config: { access: 'signedIn' }, schema: { params: idParams, querystring: detailQuery, tags } },
     async (request) => {
       const user = await currentUser(request);
       const { dossier, ...scope } = await openDossier(db, user, request.params.id, 'show');
@@ -121,7 +130,7 @@ export const contentDossierRoutes: FastifyPluginAsyncZod = async (app) => {
         db,
         scope.access,
         dossier,
-        await detailItems(db, scope, request.query.displayPosition),
+        await detailItems(db, scope, request.query.displayPosition, request.query.view),
       );
       // the page's first read (without a position) is the dossier being opened
       if (request.query.displayPosition === undefined)

@@ -72,13 +72,26 @@ export async function createDossier(
   return id;
 }
 
+/**
+ * The embedded list's limit_embedded_link when the create call does not write that link itself (its
+ * form, pre-filled with the parent, did not hold it): the server links the parent through it.
+ */
+function limitLinkToWrite(
+  embedded: { limit: LinkRow | null } | null,
+  linkWrites: { item: VisibleItem }[],
+): LinkRow | null {
+  const limit = embedded?.limit;
+  if (!limit) return null;
+  return linkWrites.some((l) => l.item.link?.id === limit.id) ? null : limit;
+}
+
 /** After the commit of new dossiers: created, and the embedded list's display item update. */
 export async function announceCreated(
   db: Db,
   scope: EntityScope,
   ids: number[],
   linkWrites: { item: VisibleItem; ids: number[] }[],
-  embedded: { link: LinkRow; parentId: number } | null,
+  embedded: { link: LinkRow; parentId: number; limit: LinkRow | null } | null,
 ) {
   const environmentId = scope.access.environment.id;
   const sender = scope.access.user.id;
@@ -92,6 +105,8 @@ export async function announceCreated(
     links ? { links } : {},
   );
   const written = linkWrites.flatMap((l) => (l.item.link && l.ids.length ? [l.item.link.id] : []));
+  const limit = limitLinkToWrite(embedded, linkWrites);
+  if (limit) written.push(limit.id);
   for (const id of ids) announceLinks(db, environmentId, id, written, sender);
   if (embedded) {
     // after the commit a failed read must not turn the saved dossier into an error answer
@@ -147,6 +162,9 @@ export async function storeCreated(
     if (l.item.link) await writeLinks(trx, scope.access.environment.id, id, l.item.link, l.ids);
   }
   if (embedded) await appendLink(trx, scope.access.environment.id, embedded.parentId, embedded.link, id);
+  const limit = limitLinkToWrite(embedded, linkWrites);
+  // limit_embedded_link: the new child holds the parent through that link too, or it would not be listed
+  if (embedded && limit) await appendLink(trx, scope.access.environment.id, id, limit, embedded.parentId);
   const links = new Map(linkWrites.map((l) => [l.item.item.id, l.ids]));
   await writeLog(trx, scope.access, { id, entityId: scope.entity.id }, 'create', changes(values, links));
   return id;

@@ -89,7 +89,11 @@ export function DetailTab({ dossierId, tab, overview, canEdit, conditions, sourc
         conditions={conditions}
         errors={editing ? submitter.errors : undefined}
         sources={sources}
-        dossier={{ id: dossierId, environmentId: overview.dossier.environment_id }}
+        dossier={{
+          id: dossierId,
+          environmentId: overview.dossier.environment_id,
+          summary: overview.dossier.summary,
+        }}
         testId={`dossier-form-${tab.id}`}
       />
       {canEdit ? (

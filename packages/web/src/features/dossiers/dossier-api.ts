@@ -12,6 +12,8 @@ import { api, apiRequest } from '../../api/client';
 export const dossierKeys = {
   all: ['dossier'] as const,
   detail: (id: number, position: number | null) => ['dossier', 'detail', id, position] as const,
+  /** a dossier read in one view (the side panel of an embedded list, link setting passing_sidebar) */
+  inView: (id: number, view: string) => ['dossier', 'in-view', id, view] as const,
   abilities: (defDossier: number) => ['dossier', 'abilities', defDossier] as const,
   tabs: (defDossier: number, dossier: number) => ['dossier', 'tabs', defDossier, dossier] as const,
   layout: (defDossier: number) => ['dossier', 'layout', defDossier] as const,
@@ -27,6 +29,10 @@ export type DossierValues = Record<string, unknown>;
 
 export const fetchDossier = (id: number, displayPosition: number | null, signal?: AbortSignal) =>
   api.get<DossierDetail>(`/contentdossier/${id}`, { displayPosition }, signal);
+
+/** A dossier with the items of one view (a standard view or a custom view of its entity). */
+export const fetchDossierInView = (id: number, view: string, signal?: AbortSignal) =>
+  api.get<DossierDetail>(`/contentdossier/${id}`, { view }, signal);
 
 /** Where a new dossier is made: inside an embedded list (linked to its parent), from its row entry form. */
 export interface CreateContext {

@@ -148,7 +148,11 @@ export function DossierDetailPage() {
           conditions={conditions}
           sources={sources}
           testId={`dossier-${kind}-${position.id}`}
-          dossier={{ id: data.dossier.id, environmentId: data.dossier.environment_id }}
+          dossier={{
+            id: data.dossier.id,
+            environmentId: data.dossier.environment_id,
+            summary: data.dossier.summary,
+          }}
         />
       ) : null,
     );

@@ -58,7 +58,7 @@ export interface DossierFormProps {
   testId?: string;
   /** the saved dossier the form shows: its embedded-list links show their linked dossiers, its block
    * items draw their blocks about it (none on a new dossier) */
-  dossier?: { id: number; environmentId: number };
+  dossier?: { id: number; environmentId: number; summary?: string };
   /**
    * Links not shown: a dossier shown inside an embedded list hides the link back to the dossier it
    * is shown in (spec doc 2 section 4).
@@ -120,6 +120,7 @@ export function DossierForm(props: DossierFormProps) {
                   <EmbeddedList
                     item={item}
                     parentDossierId={props.dossier.id}
+                    parentSummary={props.dossier.summary}
                     environmentId={props.dossier.environmentId}
                     label={<ItemLabel item={item} label={label} />}
                   />

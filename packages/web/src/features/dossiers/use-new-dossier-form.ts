@@ -7,6 +7,7 @@ import type { DossierFormProps } from './dossier-form';
 import { detailTabs, initialValues, isEditable } from './form-logic';
 import { useDossierSubmit } from './use-dossier-submit';
 import { positionName, useEntityLayout } from './use-entity-layout';
+import { type LimitLinkPrefill, limitLinkValues } from './views/view-logic';
 
 // The form of a new dossier of one entity, shared by the create page and the link picker's New modal:
 // its sections (one per tab with editable items), their default values and the create call.
@@ -14,7 +15,12 @@ import { positionName, useEntityLayout } from './use-entity-layout';
 export function useNewDossierForm(
   defDossier: number,
   onSaved: (id: number) => void,
-  options: { firstSectionOnly?: boolean; context?: CreateContext } = {},
+  options: {
+    firstSectionOnly?: boolean;
+    context?: CreateContext;
+    /** inside an embedded list with limit_embedded_link: that link starts holding the parent */
+    prefill?: LimitLinkPrefill | null;
+  } = {},
 ) {
   const locale = useFieldLocale();
   const token = useTokenData();
@@ -32,9 +38,10 @@ export function useNewDossierForm(
     return firstSectionOnly ? filled.slice(0, 1) : filled;
   }, [layout.items, layout.positions, locale, firstSectionOnly]);
   const items = useMemo<DisplayItem[]>(() => sections.flatMap((s) => s.items), [sections]);
+  const { prefill } = options;
   const start = useMemo(
-    () => initialValues(items, layout.options, token?.user_id),
-    [items, layout.options, token],
+    () => ({ ...initialValues(items, layout.options, token?.user_id), ...limitLinkValues(items, prefill) }),
+    [items, layout.options, token, prefill],
   );
   const [values, setValues] = useState<DossierValues>({});
   useEffect(() => setValues(start), [start]);

@@ -60,14 +60,24 @@ export function ListOptionPicker({
   );
 }
 
-/** One of an entity's link fields (limit_embedded_link). */
+/**
+ * One of an entity's link fields (limit_embedded_link); with `leadingTo`, only those that lead to that
+ * entity (a link's child entity's links back to the entity being configured).
+ */
 export function LinkPicker({
   entity,
+  leadingTo,
   ...props
-}: PickerProps & { entity: number; value: unknown; onChange: (next: number | null) => void }) {
+}: PickerProps & {
+  entity: number;
+  leadingTo?: number;
+  value: unknown;
+  onChange: (next: number | null) => void;
+}) {
   const { data: links = [] } = useLinks(entity);
+  const offered = leadingTo ? links.filter((link) => link.child_def_dossier_id === leadingTo) : links;
   return (
-    <IdSelect {...props} options={links.map((link) => ({ value: String(link.id), label: link.name }))} />
+    <IdSelect {...props} options={offered.map((link) => ({ value: String(link.id), label: link.name }))} />
   );
 }
 

@@ -199,7 +199,16 @@ function SettingInput({
         <ListOptionPicker {...common} baseField={context.baseField ?? 0} value={value} onChange={onChange} />
       );
     case 'link':
-      return <LinkPicker {...common} entity={target(control.of)} value={value} onChange={onChange} />;
+      return (
+        <LinkPicker
+          {...common}
+          entity={target(control.of)}
+          // a child's link can only hold a dossier of the entity being configured when it leads there
+          leadingTo={control.of === 'child' ? context.entity : undefined}
+          value={value}
+          onChange={onChange}
+        />
+      );
     case 'view':
       return <ViewPicker {...common} entity={target(control.of)} value={value} onChange={onChange} />;
     case 'custom-view':

@@ -8,6 +8,7 @@ import { dateItems, RepeatModal } from '../repeat-modal';
 import { useEntityNames } from '../use-entity-layout';
 import { useFieldSources } from '../use-field-sources';
 import { useNewDossierForm } from '../use-new-dossier-form';
+import type { LimitLinkPrefill } from './view-logic';
 
 // The embedded list's Add (a large modal 'New' plus the child type with its create form) and
 // multi-add (the same form with an info banner, saved as a series of dossiers, one per date); each
@@ -20,6 +21,8 @@ interface Props {
   multi: boolean;
   /** the link back to the parent, not shown in the form */
   hiddenLinkIds: readonly number[];
+  /** limit_embedded_link: that link starts holding the parent */
+  prefill: LimitLinkPrefill | null;
   onClose: () => void;
   onSaved: () => void;
 }
@@ -31,7 +34,7 @@ export function EmbeddedAddModal(props: Props) {
   const { layout, loading, items, values, submitter, formProps } = useNewDossierForm(
     props.entityId,
     () => props.onSaved(),
-    { context: { embedded } },
+    { context: { embedded }, prefill: props.prefill },
   );
   const sources = useFieldSources(layout.options);
   const [repeating, setRepeating] = useState(false);

@@ -2,7 +2,7 @@ import { type DisplayItem, NO_ENTITY_ABILITIES, parseFieldSettings } from '@doss
 import { Button, Group, Loader, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import { IconCopyPlus, IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, Suspense, useState } from 'react';
+import { type ReactNode, Suspense, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useEnvironment } from '../../environments/environment-store';
 import { useDataRefresh } from '../../realtime/use-data-refresh';
@@ -11,7 +11,7 @@ import { EmbeddedAddModal } from './embedded-add';
 import type { LinkedViewName, LinkedViewProps } from './linked-view';
 import { RowEntryForm } from './row-entry';
 import { EmbeddedSingleView } from './single-view';
-import { allowedViews, startView } from './view-logic';
+import { allowedViews, type LimitLinkPrefill, startView } from './view-logic';
 import { availableViews, viewRegistry } from './view-registry';
 
 // A link configured as an embedded list, inside its parent dossier (spec doc 2 section 2): the view
@@ -21,11 +21,13 @@ import { availableViews, viewRegistry } from './view-registry';
 interface Props {
   item: DisplayItem;
   parentDossierId: number;
+  /** the parent's summary, what a link pre-filled with the parent shows */
+  parentSummary?: string;
   environmentId: number;
   label: ReactNode;
 }
 
-export function EmbeddedList({ item, parentDossierId, environmentId, label }: Props) {
+export function EmbeddedList({ item, parentDossierId, parentSummary, environmentId, label }: Props) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const link = item.def_dossier_link;
@@ -36,6 +38,24 @@ export function EmbeddedList({ item, parentDossierId, environmentId, label }: Pr
   const offered = availableViews(allowedViews(settings), useEnvironment()?.abilities);
   const [view, setView] = useState<LinkedViewName | null>(() => startView(offered));
   const [adding, setAdding] = useState<'one' | 'multi' | null>(null);
+  // limit_embedded_link: a child added here holds the parent through that link too (else not listed)
+  const limitLinkId = settings.limit_embedded_link;
+  const parentEntityId = link?.def_dossier_id ?? 0;
+  const prefill = useMemo<LimitLinkPrefill | null>(
+    () =>
+      limitLinkId === null
+        ? null
+        : {
+            linkId: limitLinkId,
+            parent: {
+              id: parentDossierId,
+              summary: parentSummary || `#${parentDossierId}`,
+              def_dossier_id: parentEntityId,
+              archived: false,
+            },
+          },
+    [limitLinkId, parentDossierId, parentSummary, parentEntityId],
+  );
   // data_refresh: the child entity's rows read again every 10 s (after 500 ms), beside realtime events
   useDataRefresh(settings.data_refresh === true, () =>
     queryClient.invalidateQueries({ queryKey: [...dossierListKeys.all, entityId] }),
@@ -95,6 +115,7 @@ export function EmbeddedList({ item, parentDossierId, environmentId, label }: Pr
             {...props}
             hiddenLinkIds={hiddenLinkIds}
             canCreate={abilities.canCreate}
+            prefill={prefill}
             onSaved={refresh}
           />
         ) : (
@@ -104,6 +125,7 @@ export function EmbeddedList({ item, parentDossierId, environmentId, label }: Pr
                 entityId={entityId}
                 parentDossierId={parentDossierId}
                 linkId={link.id}
+                prefill={prefill}
                 onSaved={refresh}
               />
             ) : null}
@@ -124,6 +146,7 @@ export function EmbeddedList({ item, parentDossierId, environmentId, label }: Pr
           linkId={link.id}
           multi={adding === 'multi'}
           hiddenLinkIds={hiddenLinkIds}
+          prefill={prefill}
           onClose={() => setAdding(null)}
           onSaved={() => {
             refresh();

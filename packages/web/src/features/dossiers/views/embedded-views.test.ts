@@ -1,6 +1,13 @@
 import type { DisplayItem } from '@dossierbase/core';
 import { describe, expect, it } from 'vitest';
-import { allowedViews, linkSortParams, offeredViews, rowInputItems, startView } from './view-logic';
+import {
+  allowedViews,
+  limitLinkValues,
+  linkSortParams,
+  offeredViews,
+  rowInputItems,
+  startView,
+} from './view-logic';
 
 const item = (id: number, over: Partial<DisplayItem> & { dataFieldId?: number } = {}) =>
   ({
@@ -52,5 +59,17 @@ describe('embedded list views', () => {
       ['11', 'desc'],
       ['created_at', 'asc'],
     ]);
+  });
+
+  it('pre-fills the items of the limit link with the parent, and nothing else', () => {
+    const parent = { id: 500, summary: 'Case 500', def_dossier_id: 3, archived: false };
+    const items = [
+      item(20, { def_dossier_link: { id: 7 } } as never),
+      item(21, { def_dossier_link: { id: 8 } } as never),
+      item(22, { dataFieldId: 7 }),
+    ];
+    expect(limitLinkValues(items, { linkId: 7, parent })).toEqual({ '20': [parent] });
+    expect(limitLinkValues(items, { linkId: 9, parent })).toEqual({});
+    expect(limitLinkValues(items, null)).toEqual({});
   });
 });

@@ -5,7 +5,14 @@ import { Gantt, type IApi, type IColumnConfig, type ITask, Willow } from '@svar-
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useFieldLocale } from '../../../fields/shared';
-import { chartEnd, drawnProgress, type GanttItem, ganttLabel, isOverProgress } from './gantt-data';
+import {
+  chartEnd,
+  drawnProgress,
+  type GanttItem,
+  ganttLabel,
+  isOverProgress,
+  movedDates,
+} from './gantt-data';
 
 // The chart of the gantt view, drawn by SVAR React Gantt (MIT, React 19). It only draws: what a
 // move, a resize or an expansion does is decided by the view (gantt-view.tsx), which gets each
@@ -115,16 +122,10 @@ export default function GanttChart({ rows, zoom, onMove, onToggle }: GanttChartP
 
   const init = useCallback((api: IApi) => {
     api.intercept('update-task', (event) => {
-      if (event.inProgress) return true;
-      // a move may name only the new start: the bar keeps its length
-      const current = api.getTask(event.id);
-      const start = event.task.start ?? current?.start;
-      const end =
-        event.task.end ??
-        (start && current?.start && current.end
-          ? new Date(start.getTime() + (current.end.getTime() - current.start.getTime()))
-          : undefined);
-      if (start instanceof Date && end instanceof Date) handlers.current.onMove(String(event.id), start, end);
+      const dates = movedDates(event.task, event.diff, api.getTask(event.id));
+      // a drag draws itself while it lasts; the progress is not changed here
+      if (event.inProgress) return dates !== null;
+      if (dates) handlers.current.onMove(String(event.id), dates.start, dates.end);
       return false;
     });
     api.intercept('open-task', (event) => {

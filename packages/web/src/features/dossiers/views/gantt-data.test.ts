@@ -8,6 +8,7 @@ import {
   ganttLabel,
   isOverProgress,
   lastDayOf,
+  movedDates,
   projectDatesFor,
   storedDay,
 } from './gantt-data';
@@ -110,6 +111,22 @@ describe('gantt data', () => {
       start: day('2026-02-20'),
       end: day('2026-03-31'),
     });
+  });
+
+  it("takes a drag's dates as the bar's old dates moved by its days, a resize moving one edge", () => {
+    const bar = { start: day('2026-03-02'), end: day('2026-03-11') };
+    // a move: both dates, 25 days on (across the change to summer time on 29 March)
+    expect(movedDates(bar, 25, bar)).toEqual({ start: day('2026-03-27'), end: day('2026-04-05') });
+    // the left edge 3 days back, the right edge 2 days on
+    expect(movedDates({ start: bar.start }, -3, bar)).toEqual({ start: day('2026-02-27'), end: bar.end });
+    expect(movedDates({ end: bar.end }, 2, bar)).toEqual({ start: bar.start, end: day('2026-03-13') });
+    // new dates without a drag; a new start alone keeps the bar's length
+    expect(movedDates({ start: day('2026-03-05') }, undefined, bar)).toEqual({
+      start: day('2026-03-05'),
+      end: day('2026-03-14'),
+    });
+    // the progress alone moves nothing
+    expect(movedDates({}, undefined, bar)).toBeNull();
   });
 });
 

@@ -153,6 +153,39 @@ export const chartEnd = (lastDay: Date) =>
 /** The last day of a bar the chart ends at `end` (exclusive). */
 export const lastDayOf = (end: Date) => startOfDay(new Date(end.getTime() - 1));
 
+/** `date` `days` calendar days on (a day is not always 24 hours: summer time). */
+export const addDays = (date: Date, days: number) =>
+  new Date(date.getFullYear(), date.getMonth(), date.getDate() + days, date.getHours(), date.getMinutes());
+
+/**
+ * The dates a finished move or resize of a bar gives it. The chart names the dates it changes
+ * (`task.start` for the left edge, `task.end` for the right, both for a move) and, for a drag, the
+ * days it was moved by (`diff`): those dates are then the bar's dates before the drag. Without a
+ * `diff` the dates are the new ones, and a bar given only a start keeps its length. Null when no date
+ * changes (the progress, which this view does not let the chart change).
+ */
+export function movedDates(
+  task: { start?: Date; end?: Date },
+  diff: number | undefined,
+  current: { start?: Date; end?: Date } | undefined,
+): { start: Date; end: Date } | null {
+  if (!task.start && !task.end) return null;
+  let start: Date | undefined;
+  let end: Date | undefined;
+  if (diff) {
+    start = task.start ? addDays(task.start, diff) : current?.start;
+    end = task.end ? addDays(task.end, diff) : current?.end;
+  } else {
+    start = task.start ?? current?.start;
+    end =
+      task.end ??
+      (start && current?.start && current.end
+        ? new Date(start.getTime() + (current.end.getTime() - current.start.getTime()))
+        : undefined);
+  }
+  return start && end ? { start, end } : null;
+}
+
 export function startOfDay(date: Date): Date {
   return new Date(date.getFullYear(), date.getMonth(), date.getDate());
 }

@@ -8,7 +8,7 @@ import {
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
-import type { DisplayItem, Dossier, ListOption } from '@dossierbase/core';
+import type { DisplayItem, Dossier, DossierListBody, ListOption } from '@dossierbase/core';
 import {
   ActionIcon,
   Alert,
@@ -27,7 +27,7 @@ import {
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconGripVertical, IconSearch } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { isApiError } from '../../../api/client';
@@ -37,7 +37,7 @@ import { itemLabel, optionLabel } from '../../../fields/helpers';
 import { useFieldLocale } from '../../../fields/shared';
 import { dossierListKeys } from '../list/list-api';
 import type { LinkedViewProps } from './linked-view';
-import { setListValue, useKanbanBoard, useKanbanColumn } from './views-api';
+import { setListValue, useKanbanBoard, useKanbanColumnMore } from './views-api';
 
 // The kanban view (spec doc 3 sections 4, 5 and 7): one column per option of the entity's
 // kanban_list_field (with its colour), 50 cards a column and more on scroll, a search on the
@@ -51,9 +51,10 @@ const NEAR_END_PX = 120;
 export function KanbanView(props: LinkedViewProps) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
-  const board = useKanbanBoard(props);
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, SEARCH_DEBOUNCE_MS);
+  // the columns and the first page of each, in one call
+  const board = useKanbanBoard(props, debounced);
   // cards moved on screen while the server writes: dossier id -> column
   const [moved, setMoved] = useState<Map<number, { from: number; to: number; dossier: Dossier }>>(new Map());
   const sensors = useSensors(
@@ -111,7 +112,14 @@ export function KanbanView(props: LinkedViewProps) {
         <ScrollArea type="auto" offsetScrollbars>
           <Group align="flex-start" wrap="nowrap" gap="sm">
             {answer.columns.map((option) => (
-              <KanbanColumn key={option.id} view={props} option={option} search={debounced} moved={moved} />
+              <KanbanColumn
+                key={option.id}
+                view={props}
+                option={option}
+                first={answer.pages[String(option.id)]}
+                search={debounced}
+                moved={moved}
+              />
             ))}
           </Group>
         </ScrollArea>
@@ -123,15 +131,21 @@ export function KanbanView(props: LinkedViewProps) {
 function KanbanColumn(props: {
   view: LinkedViewProps;
   option: ListOption;
+  /** the column's first page, from the board */
+  first: DossierListBody | undefined;
   search: string;
   moved: Map<number, { from: number; to: number; dossier: Dossier }>;
 }) {
   const { t } = useTranslation();
   const locale = useFieldLocale();
   const { option, moved } = props;
-  const column = useKanbanColumn(props.view, String(option.id), props.search);
+  // the pages after the first are read once the column is scrolled to its end (again for a new search)
+  const [wantsMore, setWantsMore] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new search starts at the board's page
+  useEffect(() => setWantsMore(false), [props.search]);
+  const column = useKanbanColumnMore(props.view, String(option.id), props.search, wantsMore);
   const { setNodeRef, isOver } = useDroppable({ id: String(option.id) });
-  const pages = column.data?.pages ?? [];
+  const pages = [...(props.first ? [props.first] : []), ...(wantsMore ? (column.data?.pages ?? []) : [])];
   const items = pages[0]?.results.items ?? [];
   const contents = Object.assign({}, ...pages.map((p) => p.results.contents)) as Record<
     string,
@@ -147,8 +161,11 @@ function KanbanColumn(props: {
   const cards = [...arriving.map((m) => m.dossier), ...here];
   const label = optionLabel(option, locale);
   const colour = option.color || 'var(--mantine-color-gray-4)';
+  const hasMore = wantsMore ? column.hasNextPage : (props.first?.pager.pages ?? 0) > 1;
+  const loadingMore = wantsMore && (column.isPending || column.isFetchingNextPage);
   const more = () => {
-    if (column.hasNextPage && !column.isFetchingNextPage) void column.fetchNextPage();
+    if (!wantsMore) setWantsMore(hasMore);
+    else if (column.hasNextPage && !column.isFetchingNextPage) void column.fetchNextPage();
   };
 
   return (
@@ -181,7 +198,6 @@ function KanbanColumn(props: {
         viewportProps={{ 'data-kanban-viewport': option.id } as Record<string, unknown>}
       >
         <Stack gap="xs" mih={60}>
-          {column.isPending ? <Loader size="xs" /> : null}
           {cards.map((dossier) => (
             <KanbanCard
               key={dossier.id}
@@ -191,14 +207,8 @@ function KanbanColumn(props: {
               content={contents[String(dossier.id)] ?? {}}
             />
           ))}
-          {column.hasNextPage ? (
-            <Button
-              variant="subtle"
-              size="xs"
-              onClick={more}
-              loading={column.isFetchingNextPage}
-              data-testid="kanban-more"
-            >
+          {hasMore ? (
+            <Button variant="subtle" size="xs" onClick={more} loading={loadingMore} data-testid="kanban-more">
               {t('fields.link.more')}
             </Button>
           ) : null}

@@ -25,6 +25,7 @@ import { type SearchFilters, SearchPanel } from '../list/search-panel';
 import { QuickShowModal } from '../quick-modals';
 import { useEnvironmentUsers } from '../use-environment-users';
 import type { LinkedViewProps } from './linked-view';
+import { DossierSidePanel } from './side-panel';
 import { linkSortParams } from './view-logic';
 import { embeddedParams, useEmbeddedList, useLinkOfParent } from './views-api';
 
@@ -51,6 +52,7 @@ export function EmbeddedListView(props: LinkedViewProps) {
   const [filtersOpen, setFiltersOpen] = useState(false);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [quickShow, setQuickShow] = useState<number | null>(null);
+  const [panel, setPanel] = useState<number | null>(null);
   const [listItems, setListItems] = useState<readonly DisplayItem[]>([]);
 
   const query = useMemo(() => {
@@ -102,12 +104,20 @@ export function EmbeddedListView(props: LinkedViewProps) {
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: dossierListKeys.all });
   const clickable = settings?.clickable !== false;
+  // passing_sidebar: a row opens in the side panel in that view, the parent's page stays
+  const sidebarView = settings?.passing_sidebar ?? '';
   const open = (id: number, newWindow: boolean) => {
     if (!clickable) return;
     const href = `/contentdossier/${id}`;
     if (newWindow) window.open(href, '_blank');
+    else if (sidebarView) setPanel(id);
     else navigate(href);
   };
+  const backLinkId = linkOf.data?.link.back_link_id;
+  const hiddenLinkIds = useMemo(
+    () => [props.linkId, ...(backLinkId ? [backLinkId] : [])],
+    [props.linkId, backLinkId],
+  );
   const selectable = !settings?.only_allow_add;
   const selectedRows = (data?.results.dossiers ?? [])
     .filter((d) => selected.has(d.id))
@@ -220,6 +230,14 @@ export function EmbeddedListView(props: LinkedViewProps) {
         </Stack>
       )}
       <QuickShowModal dossierId={quickShow} onClose={() => setQuickShow(null)} />
+      {sidebarView ? (
+        <DossierSidePanel
+          dossierId={panel}
+          view={sidebarView}
+          hiddenLinkIds={hiddenLinkIds}
+          onClose={() => setPanel(null)}
+        />
+      ) : null}
     </Stack>
   );
 }

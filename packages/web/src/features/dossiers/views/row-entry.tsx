@@ -12,7 +12,7 @@ import { initialValues, itemKey } from '../form-logic';
 import { useDossierSubmit } from '../use-dossier-submit';
 import { useEntityLayout } from '../use-entity-layout';
 import { useFieldSources } from '../use-field-sources';
-import { rowInputItems } from './view-logic';
+import { type LimitLinkPrefill, limitLinkValues, rowInputItems } from './view-logic';
 
 // The row entry form of an embedded list (link setting row_input): the child entity's row_input
 // items in one row, sorted by rank then col; Add creates the dossier with customView=row_input,
@@ -22,6 +22,8 @@ interface Props {
   entityId: number;
   parentDossierId: number;
   linkId: number;
+  /** limit_embedded_link: that link's item starts holding the parent */
+  prefill?: LimitLinkPrefill | null;
   onSaved: () => void;
 }
 
@@ -36,8 +38,11 @@ export function RowEntryForm(props: Props) {
     [layout.items],
   );
   const start = useMemo(
-    () => initialValues(items, layout.options, token?.user_id),
-    [items, layout.options, token],
+    () => ({
+      ...initialValues(items, layout.options, token?.user_id),
+      ...limitLinkValues(items, props.prefill),
+    }),
+    [items, layout.options, token, props.prefill],
   );
   const [values, setValues] = useState<DossierValues>({});
   const [resets, setResets] = useState(0);

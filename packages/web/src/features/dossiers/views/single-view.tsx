@@ -11,6 +11,7 @@ import { useEntityLayout } from '../use-entity-layout';
 import { useFieldSources } from '../use-field-sources';
 import { useNewDossierForm } from '../use-new-dossier-form';
 import type { LinkedViewProps } from './linked-view';
+import type { LimitLinkPrefill } from './view-logic';
 import { embeddedParams, useEmbeddedList } from './views-api';
 
 // Embedded single view (link setting embedded_single_view): the one linked dossier shown inline, or
@@ -20,6 +21,8 @@ interface Props extends LinkedViewProps {
   /** links hidden inside the embedded dossier: the way back to the parent */
   hiddenLinkIds: readonly number[];
   canCreate: boolean;
+  /** limit_embedded_link: in the create form that link starts holding the parent */
+  prefill: LimitLinkPrefill | null;
   onSaved: () => void;
 }
 
@@ -64,7 +67,7 @@ function LinkedDossier(props: { id: number; hiddenLinkIds: readonly number[]; en
         conditions={layout.settings.conditions}
         sources={sources}
         hiddenLinkIds={props.hiddenLinkIds}
-        dossier={{ id: props.id, environmentId: props.environmentId }}
+        dossier={{ id: props.id, environmentId: props.environmentId, summary: detail.data.dossier.summary }}
         testId="embedded-single-form"
       />
       <Group justify="flex-end">
@@ -84,6 +87,7 @@ function CreateLinked(props: Props) {
     {
       firstSectionOnly: true,
       context: { embedded: { parentId: props.parentDossierId, linkId: props.linkId } },
+      prefill: props.prefill,
     },
   );
   const sources = useFieldSources(layout.options);

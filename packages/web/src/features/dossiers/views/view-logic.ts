@@ -1,4 +1,5 @@
-import type { DisplayItem, LinkSettings } from '@dossierbase/core';
+import type { DisplayItem, LinkedDossier, LinkSettings } from '@dossierbase/core';
+import type { DossierValues } from '../dossier-api';
 import { LINKED_VIEW_NAMES, type LinkedViewName } from './linked-view';
 
 // The embedded list's decisions, without React: which views it offers and starts on, the order of
@@ -38,4 +39,25 @@ export function linkSortParams(
     const item = items.find((i) => i.def_dossier_def_field?.id === Number(dddfId));
     return item ? [[String(item.id), order]] : [];
   });
+}
+
+/**
+ * limit_embedded_link: the link of the child entity through which a child listed in the embedded list
+ * holds the parent too, and the parent it is pre-filled with in the list's Add and row entry forms.
+ */
+export interface LimitLinkPrefill {
+  linkId: number;
+  parent: LinkedDossier;
+}
+
+/** The values of the form items of the limit link: the parent, as if the user had chosen it. */
+export function limitLinkValues(
+  items: readonly DisplayItem[],
+  prefill: LimitLinkPrefill | null | undefined,
+): DossierValues {
+  const values: DossierValues = {};
+  if (!prefill) return values;
+  for (const item of items)
+    if (item.def_dossier_link?.id === prefill.linkId) values[String(item.id)] = [prefill.parent];
+  return values;
 }

@@ -19,7 +19,8 @@ import type { LinkedViewProps } from './linked-view';
 export const viewKeys = {
   embedded: (entityId: number, parentId: number, linkId: number, query: string) =>
     [...dossierListKeys.all, entityId, 'embedded', parentId, linkId, query] as const,
-  kanbanBoard: (entityId: number) => [...dossierListKeys.all, entityId, 'kanban-board'] as const,
+  kanbanBoard: (entityId: number, query: string) =>
+    [...dossierListKeys.all, entityId, 'kanban-board', query] as const,
   kanbanColumn: (entityId: number, query: string, option: string) =>
     [...dossierListKeys.all, entityId, 'kanban', query, option] as const,
   calendar: (entityId: number, query: string) =>
@@ -64,25 +65,40 @@ export function useEmbeddedList(props: LinkedViewProps, query: string) {
   });
 }
 
-export function useKanbanBoard(props: LinkedViewProps) {
+/**
+ * The kanban board: its columns and the first page of each (50 cards and the column's total), for
+ * the search typed; while a new search is read, the board keeps showing the last one.
+ */
+export function useKanbanBoard(props: LinkedViewProps, search: string) {
+  const params = { ...embeddedParams(props), limit: String(KANBAN_PAGE_SIZE), ...(search ? { search } : {}) };
   return useQuery({
-    queryKey: viewKeys.kanbanBoard(props.entityId),
-    queryFn: ({ signal }) =>
-      api.get<KanbanBoardAnswer>('/contentdossier/kanban/board', embeddedParams(props), signal),
+    queryKey: viewKeys.kanbanBoard(props.entityId, new URLSearchParams(params).toString()),
+    queryFn: ({ signal }) => api.get<KanbanBoardAnswer>('/contentdossier/kanban/board', params, signal),
+    placeholderData: keepPreviousData,
+    staleTime: 0,
   });
 }
 
-/** A kanban column: 50 cards a page, the next page when the column is scrolled to its end. */
-export function useKanbanColumn(props: LinkedViewProps, option: string, search: string) {
+/**
+ * A kanban column's pages after the first (which the board carries): 50 cards a page, read once the
+ * column is scrolled to its end (`enabled`), the next one each time again.
+ */
+export function useKanbanColumnMore(
+  props: LinkedViewProps,
+  option: string,
+  search: string,
+  enabled: boolean,
+) {
   const params = { ...embeddedParams(props), option, search, limit: String(KANBAN_PAGE_SIZE) };
-  const query = new URLSearchParams({ ...params, search }).toString();
+  const query = new URLSearchParams(params).toString();
   return useInfiniteQuery({
     queryKey: viewKeys.kanbanColumn(props.entityId, query, option),
     queryFn: ({ pageParam, signal }) =>
       api.get<DossierListBody>('/contentdossier/kanban', { ...params, page: String(pageParam) }, signal),
-    initialPageParam: 0,
+    initialPageParam: 1,
     getNextPageParam: (last) =>
       last.pager.current + 1 < last.pager.pages ? last.pager.current + 1 : undefined,
+    enabled,
     staleTime: 0,
   });
 }
