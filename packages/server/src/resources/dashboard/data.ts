@@ -16,7 +16,7 @@ import { roomsOf } from '../../realtime/rooms';
 import { openDossier } from '../content-dossier/read-model';
 import { listDossiers } from '../content-dossier-list/service';
 import { compileForUser, entityScope, savedQueryOf } from '../dossier-query/service';
-import { type BlockRow, blockShownTo } from './blocks';
+import { type BlockRow, blockShownTo, customViewOf, listBlockView } from './blocks';
 import { rolledUpCounts, rolledUpOptionCounts, rolledUpPeriods, rolledUpSum } from './rollups';
 import { activeUsers, newDossierStatistics, onlineUsers } from './statistics';
 
@@ -413,7 +413,11 @@ async function dashboardList(ctx: Context) {
   };
   if (ctx.params.dossier && ctx.params.linkId)
     Object.assign(query, { embedded: ctx.params.dossier, linkId: String(ctx.params.linkId) });
-  return { list: await listDossiers(ctx.db, ctx.user, query) };
+  // the columns and card fields are the items of the block's view: the list, or a custom view
+  const view = listBlockView(block.settings);
+  if (view !== 'list' && !(await customViewOf(ctx.db, ctx.access.environment.id, block.def_dossier_id, view)))
+    throw badRequest({ view_name: BLOCK_DATA_MESSAGES.notSupported });
+  return { list: await listDossiers(ctx.db, ctx.user, query, { itemsView: view }) };
 }
 
 async function geomap(ctx: Context) {
