@@ -2,7 +2,7 @@ import { DATE_FORMATS, type SqlCast, STATISTIC_PERIODS, valueRefsOf } from '@dos
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { UserRow } from '../../db/schema';
-import { badRequest, forbidden } from '../../http-errors';
+import { badRequest, forbidden, notFound } from '../../http-errors';
 import { visibleListOptions } from '../../policy/display-item';
 import { authorize, canShowDossiers } from '../../policy/dossier';
 import { entityPermissions } from '../../policy/entity';
@@ -74,8 +74,7 @@ async function filteredSet(ctx: Context) {
   }
   // block_link: the block about one dossier shows the dossiers linked to it through the link
   if (params.dossier && params.linkId) {
-    const { dossier } = await openDossier(db, user, Number(params.dossier), 'show');
-    if (dossier.environment_id !== access.environment.id) throw forbidden();
+    // the dossier was opened and checked to be of the block's environment (blockData)
     const link = await db
       .selectFrom('def_dossier_link')
       .selectAll()
@@ -84,7 +83,7 @@ async function filteredSet(ctx: Context) {
       .executeTakeFirst();
     if (!link) throw badRequest({ linkId: 'Unknown link' });
     // the link read both ways: the block's entity may be either side of it
-    const linked = linkedToDossier(access.environment.id, Number(dossier.id), link.id, link.id);
+    const linked = linkedToDossier(access.environment.id, Number(params.dossier), link.id, link.id);
     condition = sql<boolean>`(${condition} and content_dossier.id in (${linked}))`;
     whole = false;
   }
@@ -462,8 +461,16 @@ async function container(ctx: Context) {
   return { children: children.filter((c) => blockShownTo(ctx.access, c)).map((c) => c.id) };
 }
 
-/** The data of a block the user may see, by its type. */
+/**
+ * The data of a block the user may see, by its type. With a dossier context (a block display item on
+ * a dossier page) the dossier must be one the user may show, of the block's environment: a block of
+ * another environment answers as an unknown one.
+ */
 export async function blockData(ctx: Context): Promise<Record<string, unknown>> {
+  if (ctx.params.dossier !== undefined) {
+    const { dossier } = await openDossier(ctx.db, ctx.user, Number(ctx.params.dossier), 'show');
+    if (dossier.environment_id !== ctx.access.environment.id) throw notFound();
+  }
   switch (ctx.block.type) {
     case 'dashboard':
       return dashboardList(ctx);
