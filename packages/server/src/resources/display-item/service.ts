@@ -143,7 +143,7 @@ async function checkItem(
   // a block item reads its block about the dossier (through its link): both of this environment, so
   // that no item can show another tenant's block (checked whenever the settings are written)
   const settingsWritten = state.settingsSent || !existing;
-  if (settingsWritten && state.settings.block !== undefined && state.settings.block !== null) {
+  if (settingsWritten && state.settings.block) {
     const id = Number(state.settings.block);
     const block =
       Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647
@@ -156,7 +156,7 @@ async function checkItem(
         : undefined;
     if (!block) errors.block = DISPLAY_ITEM_MESSAGES.unknownBlock;
   }
-  if (settingsWritten && state.settings.block_link !== undefined && state.settings.block_link !== null) {
+  if (settingsWritten && state.settings.block_link) {
     const id = Number(state.settings.block_link);
     const link =
       Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647
