@@ -1,6 +1,6 @@
 import type { DisplayItem, Dossier } from '@dossierbase/core';
 import { Anchor, Box, Text } from '@mantine/core';
-import { useMemo, useState } from 'react';
+import { createContext, useContext, useMemo, useState } from 'react';
 import { type EventProps, Views } from 'react-big-calendar';
 import { Link } from 'react-router';
 import { type CalendarEvent, calendarEvent, DossierCalendar } from '../dossiers/views/big-calendar';
@@ -20,6 +20,35 @@ function dateText(value: unknown): string | null {
   const text = Array.isArray(value) ? value[0] : value;
   return typeof text === 'string' && DAY_OR_TIME.test(text) ? text : null;
 }
+
+/** What an event shows of its dossier: the name and location slots, drawn as the list draws them. */
+interface Slots {
+  byId: ReadonlyMap<number, Dossier>;
+  nameItem: DisplayItem | undefined;
+  locationItem: DisplayItem | undefined;
+  value: ViewProps['value'];
+}
+const SlotsContext = createContext<Slots | null>(null);
+
+function AgendaEvent({ event }: EventProps<CalendarEvent>) {
+  const slots = useContext(SlotsContext);
+  const dossier = slots?.byId.get(event.id);
+  return (
+    <Box data-testid="block-calendar-event">
+      <Anchor component={Link} to={`/contentdossier/${event.id}`} size="sm" fw={600}>
+        {dossier && slots?.nameItem ? slots.value(dossier, slots.nameItem) : event.title}
+      </Anchor>
+      {dossier && slots?.locationItem && (
+        <Text size="xs" component="div">
+          {slots.value(dossier, slots.locationItem)}
+        </Text>
+      )}
+    </Box>
+  );
+}
+
+// one object for every render: a new one would remount each event
+const COMPONENTS = { agenda: { event: AgendaEvent } };
 
 export default function ListBlockCalendar(view: ViewProps) {
   const [date, setDate] = useState(() => new Date());
@@ -41,40 +70,26 @@ export default function ListBlockCalendar(view: ViewProps) {
       return [calendarEvent(dossier.id, dossier.summary || `#${dossier.id}`, start, end)];
     });
   }, [dossiers, contents, startItem, endItem]);
-  // one component while the block's data stays: a new one would remount each event
-  const components = useMemo(() => {
-    const byId = new Map(dossiers.map((dossier) => [dossier.id, dossier]));
-    function AgendaEvent({ event }: EventProps<CalendarEvent>) {
-      const dossier = byId.get(event.id);
-      return (
-        <Box data-testid="block-calendar-event">
-          <Anchor component={Link} to={`/contentdossier/${event.id}`} size="sm" fw={600}>
-            {dossier && nameItem ? value(dossier, nameItem) : event.title}
-          </Anchor>
-          {dossier && locationItem && (
-            <Text size="xs" component="div">
-              {value(dossier, locationItem)}
-            </Text>
-          )}
-        </Box>
-      );
-    }
-    return { agenda: { event: AgendaEvent } };
-  }, [dossiers, nameItem, locationItem, value]);
+  const slots = useMemo(
+    () => ({ byId: new Map(dossiers.map((d) => [d.id, d])), nameItem, locationItem, value }),
+    [dossiers, nameItem, locationItem, value],
+  );
   return (
-    <Box h={Math.max(view.height - 40, 320)} data-testid="block-calendar">
-      <DossierCalendar
-        events={events}
-        views={[Views.AGENDA]}
-        view={Views.AGENDA}
-        onView={() => undefined}
-        length={DAYS}
-        date={date}
-        onNavigate={setDate}
-        components={components}
-        draggableAccessor={() => false}
-        resizableAccessor={() => false}
-      />
-    </Box>
+    <SlotsContext.Provider value={slots}>
+      <Box h={Math.max(view.height - 40, 320)} data-testid="block-calendar">
+        <DossierCalendar
+          events={events}
+          views={[Views.AGENDA]}
+          view={Views.AGENDA}
+          onView={() => undefined}
+          length={DAYS}
+          date={date}
+          onNavigate={setDate}
+          components={COMPONENTS}
+          draggableAccessor={() => false}
+          resizableAccessor={() => false}
+        />
+      </Box>
+    </SlotsContext.Provider>
   );
 }
