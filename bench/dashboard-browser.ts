@@ -17,6 +17,7 @@ const LOADS = (() => {
   return Number.isSafeInteger(n) && n > 0 ? n : 10;
 })();
 const TARGET_MS = 1500;
+const EARN_TIMEOUT_MS = 600_000;
 
 /**
  * What a drawn block holds: every chart of it has its SVG (nivo draws once it has measured its box;
@@ -141,17 +142,49 @@ async function main() {
     // each block's data call alone, for the record beside the page's time
     const headers = await signIn(server.address, username, password);
     const serverTimes: string[] = [];
-    for (const id of mixed) {
-      const started = performance.now();
-      const response = await fetch(`${server.address}/api/mypageblock/${id}/data`, { headers });
-      if (response.status !== 200)
-        throw new Error(`block ${id}: ${response.status} ${await response.text()}`);
-      const body = (await response.text()).length;
-      const type = (
-        await db.selectFrom('mypage_block').select('type').where('id', '=', id).executeTakeFirstOrThrow()
-      ).type;
-      serverTimes.push(`${type} ${ms(performance.now() - started)} (${body} bytes)`);
+    const callEach = async (into: string[]) => {
+      for (const id of mixed) {
+        const started = performance.now();
+        const response = await fetch(`${server.address}/api/mypageblock/${id}/data`, { headers });
+        if (response.status !== 200)
+          throw new Error(`block ${id}: ${response.status} ${await response.text()}`);
+        const body = (await response.text()).length;
+        const type = (
+          await db.selectFrom('mypage_block').select('type').where('id', '=', id).executeTakeFirstOrThrow()
+        ).type;
+        into.push(`${type} ${ms(performance.now() - started)} (${body} bytes)`);
+      }
+    };
+    const earning = performance.now();
+    await callEach(serverTimes);
+    // The first calls earn the blocks' rollups in the background (a rollup the database had already is
+    // kept); the page is measured once they are filled, as a dashboard in use finds them.
+    const groupings: [string, number | null, number | null][] = [
+      ['count', status, due],
+      ['count', status, null], // the funnel's: by creation month
+      ['sum', price, null],
+      ['day', null, due],
+    ];
+    const ready = async () => {
+      const rows = await db
+        .selectFrom('dashboard_rollup')
+        .select(['kind', 'field_id', 'date_field_id'])
+        .where('environment_id', '=', bench.environmentId)
+        .where('def_dossier_id', '=', bench.entityId)
+        .where('ready', '=', true)
+        .execute();
+      return groupings.every(([kind, field, date]) =>
+        rows.some((r) => r.kind === kind && r.field_id === field && r.date_field_id === date),
+      );
+    };
+    while (!(await ready())) {
+      if (performance.now() - earning > EARN_TIMEOUT_MS)
+        throw new Error('the rollups were not earned in time');
+      await new Promise((resolve) => setTimeout(resolve, 500));
     }
+    const earned = ms(performance.now() - earning);
+    const earnedTimes: string[] = [];
+    await callEach(earnedTimes);
 
     const context = await browser.newContext({
       baseURL: server.address,
@@ -192,8 +225,10 @@ async function main() {
     await db.updateTable('mypage_block').set({ dashboard: false }).where('id', '=', mixed[0]).execute();
     await db.updateTable('mypage_block').set({ dashboard: true }).where('id', '=', online).execute();
     await round('  the same with online users for the count by list option');
-    console.log('\nEach block data call once, before the page loads:');
+    console.log('\nEach block data call once, the first time (earning the rollups):');
     for (const line of serverTimes) console.log(`  ${line}`);
+    console.log(`Rollups filled ${earned} after the first calls; each block data call once then:`);
+    for (const line of earnedTimes) console.log(`  ${line}`);
   } finally {
     await browser.close();
     await stopServer(server);

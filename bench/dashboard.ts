@@ -72,6 +72,7 @@ async function main() {
         .selectFrom('dashboard_rollup')
         .select(sql<string>`count(*)`.as('n'))
         .where('def_dossier_id', '=', bench.entityId)
+        .where('ready', '=', true)
         .where((eb) =>
           eb.or([
             eb.and([eb('kind', '=', 'count'), eb('field_id', '=', status), eb('date_field_id', '=', due)]),

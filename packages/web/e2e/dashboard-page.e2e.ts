@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { seedDemoRecords } from '../../server/src/seed-records';
@@ -29,15 +30,6 @@ beforeAll(async () => {
     entities.find((e) => e.translations.some((tr) => tr.name_singular === name))?.id ?? 0;
   ids.client = entity('Client');
   ids.case = entity('Case');
-  const field = async (name: string) =>
-    (
-      await stack.db
-        .selectFrom('def_dossier_def_field')
-        .select('id')
-        .where('environment_id', '=', environment)
-        .where('name', '=', name)
-        .executeTakeFirstOrThrow()
-    ).id;
   ids.clientStatus = await field('Client_status');
   ids.amount = await field('Amount');
   ids.caseStatus = await field('Case_status');
@@ -70,6 +62,17 @@ beforeAll(async () => {
   );
 }, 120_000);
 afterAll(() => stack?.close());
+
+/** A data field of the demo environment by its name. */
+const field = async (name: string) =>
+  (
+    await stack.db
+      .selectFrom('def_dossier_def_field')
+      .select('id')
+      .where('environment_id', '=', environment)
+      .where('name', '=', name)
+      .executeTakeFirstOrThrow()
+  ).id;
 
 /** A call with the signed-in admin's session (the CSRF header the API asks of writes). */
 async function call(page: Page, method: 'post' | 'patch', path: string, data: unknown) {
@@ -325,3 +328,87 @@ test('list block templates, tabs and inline edit; hide, restore, expand, present
     await close();
   }
 }, 240_000);
+
+test("a list block's calendar of three days (react-big-calendar's agenda) shows the items of its custom view", async () => {
+  const { page, close } = await openBrowser(stack.baseUrl);
+  try {
+    await page.setViewportSize({ width: 1280, height: 1300 });
+    await openDemoAsAdmin(page, stack.baseUrl);
+    // a custom view of the cases: their title and due date
+    await call(page, 'post', '/api/displaycustomview', {
+      environment,
+      defDossier: ids.case,
+      viewName: 'Planning',
+    });
+    const item = async (name: string) =>
+      (
+        await stack.db
+          .insertInto('display_item')
+          .values({
+            environment_id: environment,
+            def_dossier_id: ids.case,
+            display_position_id: null,
+            def_dossier_def_field_id: await field(name),
+            def_dossier_link_id: null,
+            view: 'Planning',
+            roles: [],
+            translations: JSON.stringify([{ culture: 'en_GB', name: name.replace('_', ' ') }]),
+            settings: {},
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const title = await item('Title');
+    const due = await item('Due_date');
+    // one case due tomorrow
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const dueField = String(await field('Due_date'));
+    const kase = await stack.db
+      .selectFrom('content_dossier')
+      .select(['id', 'summary'])
+      .where('environment_id', '=', environment)
+      .where('def_dossier_id', '=', ids.case)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    await sql`update content_dossier set "values" = jsonb_set("values", ${sql.lit(`{${dueField}}`)}, to_jsonb(${tomorrow}::text))
+      where environment_id = ${environment} and id = ${kase.id}`.execute(stack.db);
+    await call(page, 'post', '/api/mypageblock', {
+      environment,
+      type: 'dashboard',
+      defDossier: ids.case,
+      translations: [{ culture: 'en_GB', title: 'Planned cases' }],
+      settings: {
+        view_name: 'Planning',
+        layout: 'calendar',
+        template: 'calendar',
+        templateOptions: { name: title, start: due },
+        limit: 50,
+      },
+    });
+    await page.reload();
+    const block = blockNamed(page, 'Planned cases');
+    await block.getByTestId('block-calendar').waitFor();
+    // the agenda of three days from today: the case due tomorrow, named by its title
+    const caseTitle = (
+      await stack.db
+        .selectFrom('content_dossier')
+        .select(sql<string>`"values" ->> ${String(await field('Title'))}`.as('title'))
+        .where('id', '=', kase.id)
+        .executeTakeFirstOrThrow()
+    ).title;
+    const event = block.getByTestId('block-calendar-event').filter({ hasText: caseTitle });
+    await event.waitFor();
+    expect(await event.getByRole('link').getAttribute('href')).toBe(`/contentdossier/${kase.id}`);
+    await screenshot(page, 'dashboard-page-calendar');
+    // three days on: the case is behind
+    const label = block.locator('.rbc-toolbar-label');
+    const range = await label.textContent();
+    // by keyboard: the grid may still move the block while the other blocks draw
+    await block.getByRole('button', { name: 'Next', exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await poll(() => label.textContent()).not.toBe(range);
+    await poll(() => event.count()).toBe(0);
+  } finally {
+    await close();
+  }
+}, 120_000);

@@ -79,13 +79,22 @@ const blockFields = {
     .number({ error: 'Enter a number from 1 to 12' })
     .int()
     .min(1, 'Enter a number from 1 to 12')
-    .max(12, 'Enter a number from 1 to 12')
-    .default(12),
-  rank: z.number().int().min(0).max(100_000).default(0),
-  dashboard: z.boolean().default(true),
-  roles: z.array(idSchema).max(200).default([]),
-  translations: z.array(translation).max(20).default([]),
-  settings: blockSettingsSchema.default({}),
+    .max(12, 'Enter a number from 1 to 12'),
+  rank: z.number().int().min(0).max(100_000),
+  dashboard: z.boolean(),
+  roles: z.array(idSchema).max(200),
+  translations: z.array(translation).max(20),
+  settings: blockSettingsSchema,
+};
+/** A new block's defaults; a patch has none (what it leaves out stays as it is). */
+const blockDefaults = {
+  ...blockFields,
+  col: blockFields.col.default(12),
+  rank: blockFields.rank.default(0),
+  dashboard: blockFields.dashboard.default(true),
+  roles: blockFields.roles.default([]),
+  translations: blockFields.translations.default([]),
+  settings: blockFields.settings.default({}),
 };
 
 /** The rules of spec document 1 section 5 "Block" that span fields. */
@@ -104,7 +113,7 @@ function checkBlock(
 }
 
 export const blockCreateSchema = z
-  .object({ environment: idSchema, uuid: z.uuid().optional(), ...blockFields })
+  .object({ environment: idSchema, uuid: z.uuid().optional(), ...blockDefaults })
   .superRefine(checkBlock);
 export const blockPatchSchema = z.object(blockFields).partial();
 

@@ -493,10 +493,10 @@ export interface DashboardRollupTable {
   environment_id: number;
   id: Generated<number>;
   def_dossier_id: number;
-  kind: 'count' | 'sum';
-  /** the list field (count) or the summed field (sum) */
-  field_id: number;
-  /** count: the date field, null for the creation date */
+  kind: 'count' | 'sum' | 'day';
+  /** the list field (count) or the summed field (sum); null for day */
+  field_id: number | null;
+  /** count and day: the date field, null for the creation date */
   date_field_id: number | null;
   /** filled: its counts are complete (the triggers keep it from its creation on) */
   ready: Generated<boolean>;
@@ -508,7 +508,7 @@ export interface DashboardRollupDeltaTable {
   environment_id: number;
   rollup_id: number;
   archived: boolean;
-  /** 'YYYY-MM', null without a date, '!' a value the block's SQL cannot cast */
+  /** 'YYYY-MM' ('YYYY-MM-DD' in a day rollup), null without a date, '!' a value the block's SQL cannot cast */
   period: string | null;
   option: string | null;
   total: number;

@@ -18,7 +18,10 @@ const archivedStates = (archived: ListParams['archived']) =>
   archived === 'none' ? [false] : archived === 'only' ? [true] : [false, true];
 
 /** The number of dossiers of the entity in the list's archived state (coversWholeEntity only). */
-export async function countedTotal(db: Db, params: ListParams): Promise<number> {
+export async function countedTotal(
+  db: Db,
+  params: Pick<ListParams, 'environmentId' | 'defDossierId' | 'archived'>,
+): Promise<number> {
   const row = await db
     .selectFrom('entity_dossier_count')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('total'), eb.lit(0)).as('total'))

@@ -84,6 +84,9 @@ const MESSAGE_KEYS: Record<string, string> = {
   'Unknown query': 'dashboard.messages.query',
   'This uuid is taken': 'dashboard.messages.uuid',
   'Unknown link': 'dashboard.messages.link',
+  'Choose the list or a custom view of the entity': 'dashboard.messages.view',
+  'Choose a block of this environment': 'dashboard.messages.block',
+  'Choose a link of this entity': 'dashboard.messages.block_link',
   [SERVICE_MESSAGES.databaseUnavailable]: 'common.service_unavailable',
   [SERVICE_MESSAGES.busy]: 'common.server_busy',
   // the configuration's messages, admin.messages.<name of the message>

@@ -30,6 +30,7 @@ import * as dossierQuery from './2026-11-28T1200-dossier-query';
 import * as dashboardBlocks from './2026-11-28T1210-dashboard-blocks';
 import * as messages from './2026-11-28T1220-messages';
 import * as dashboardRollups from './2026-11-28T1840-dashboard-rollups';
+import * as dashboardDayRollups from './2026-11-29T0100-dashboard-day-rollups';
 
 // Listed by hand so the migrator needs no file-system scan. Kysely runs them in name order,
 // so every name starts with its UTC date and time.
@@ -65,4 +66,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28T1210-dashboard-blocks': dashboardBlocks,
   '2026-11-28T1220-messages': messages,
   '2026-11-28T1840-dashboard-rollups': dashboardRollups,
+  '2026-11-29T0100-dashboard-day-rollups': dashboardDayRollups,
 };

@@ -18,7 +18,25 @@ export const BLOCK_MESSAGES = {
   unknownQuery: 'Unknown query',
   unknownParent: 'Choose a container block',
   unknownRole: 'Unknown role',
+  unknownView: 'Choose the list or a custom view of the entity',
 } as const;
+
+/** The view whose items a dossier list block shows (settings.view_name): 'list' or a custom view. */
+export function listBlockView(settings: Record<string, unknown>): string {
+  const name = typeof settings.view_name === 'string' ? settings.view_name.trim() : '';
+  return name || 'list';
+}
+
+/** The custom view of that name of the entity in the environment, if there is one. */
+export function customViewOf(db: Db, environmentId: number, entityId: number | null, name: string) {
+  return db
+    .selectFrom('display_custom_view')
+    .select('id')
+    .where('environment_id', '=', environmentId)
+    .where('def_dossier_id', '=', entityId ?? 0)
+    .where('view_name', '=', name)
+    .executeTakeFirst();
+}
 
 /**
  * A block is shown to users holding one of its roles, or to everyone when it names none; admins of the
@@ -76,6 +94,7 @@ async function checkReferences(
   body: Patch,
   self: number | null,
   entityId: number | null | undefined,
+  type: string,
 ) {
   const env = access.environment.id;
   if (body.defDossier)
@@ -102,6 +121,12 @@ async function checkReferences(
     if (parent?.type !== 'block_container' || parent.id === self)
       throw badRequest({ parent: BLOCK_MESSAGES.unknownParent });
   }
+  // a list block's view is of its entity
+  if (type === 'dashboard' && body.settings && listBlockView(body.settings) !== 'list') {
+    const view = listBlockView(body.settings);
+    if (!(await customViewOf(db, env, entityId ?? null, view)))
+      throw badRequest({ view_name: BLOCK_MESSAGES.unknownView });
+  }
   if (body.roles?.length) {
     const known = await db
       .selectFrom('role')
@@ -114,7 +139,7 @@ async function checkReferences(
 }
 
 export async function createBlock(db: Db, access: EnvironmentAccess, body: Create): Promise<BlockRow> {
-  await checkReferences(db, access, body, null, body.defDossier);
+  await checkReferences(db, access, body, null, body.defDossier, body.type);
   return db
     .insertInto('mypage_block')
     .values({
@@ -147,7 +172,9 @@ export async function updateBlock(
   body: Patch,
 ): Promise<BlockRow> {
   const entityId = body.defDossier === undefined ? row.def_dossier_id : body.defDossier;
-  await checkReferences(db, access, body, row.id, entityId);
+  // another entity: the stored view must be one of it too
+  const settings = body.settings ?? (body.defDossier !== undefined ? row.settings : undefined);
+  await checkReferences(db, access, { ...body, settings }, row.id, entityId, body.type ?? row.type);
   return db
     .updateTable('mypage_block')
     .set({

@@ -1,8 +1,8 @@
-import { DATE_FORMATS, STATISTIC_PERIODS, valueRefsOf } from '@dossierbase/core';
+import { DATE_FORMATS, type SqlCast, STATISTIC_PERIODS, valueRefsOf } from '@dossierbase/core';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { UserRow } from '../../db/schema';
-import { badRequest, forbidden } from '../../http-errors';
+import { badRequest, forbidden, notFound } from '../../http-errors';
 import { visibleListOptions } from '../../policy/display-item';
 import { authorize, canShowDossiers } from '../../policy/dossier';
 import { entityPermissions } from '../../policy/entity';
@@ -10,13 +10,14 @@ import type { EnvironmentAccess } from '../../policy/environment';
 import type { Column } from '../../query/compile/columns';
 import { archivedSql } from '../../query/compile/document';
 import { linkedToDossier } from '../../query/compile/links';
+import { countedTotal } from '../../query/dossier-counts';
 import { valueExpression } from '../../query/field-expression';
 import { roomsOf } from '../../realtime/rooms';
 import { openDossier } from '../content-dossier/read-model';
 import { listDossiers } from '../content-dossier-list/service';
 import { compileForUser, entityScope, savedQueryOf } from '../dossier-query/service';
-import { type BlockRow, blockShownTo } from './blocks';
-import { rolledUpCounts, rolledUpSum } from './rollups';
+import { type BlockRow, blockShownTo, customViewOf, listBlockView } from './blocks';
+import { rolledUpCounts, rolledUpOptionCounts, rolledUpPeriods, rolledUpSum } from './rollups';
 import { activeUsers, newDossierStatistics, onlineUsers } from './statistics';
 
 // The data of each block type, computed on the server from the dossiers the user may see: the block's
@@ -73,8 +74,7 @@ async function filteredSet(ctx: Context) {
   }
   // block_link: the block about one dossier shows the dossiers linked to it through the link
   if (params.dossier && params.linkId) {
-    const { dossier } = await openDossier(db, user, Number(params.dossier), 'show');
-    if (dossier.environment_id !== access.environment.id) throw forbidden();
+    // the dossier was opened and checked to be of the block's environment (blockData)
     const link = await db
       .selectFrom('def_dossier_link')
       .selectAll()
@@ -83,7 +83,7 @@ async function filteredSet(ctx: Context) {
       .executeTakeFirst();
     if (!link) throw badRequest({ linkId: 'Unknown link' });
     // the link read both ways: the block's entity may be either side of it
-    const linked = linkedToDossier(access.environment.id, Number(dossier.id), link.id, link.id);
+    const linked = linkedToDossier(access.environment.id, Number(params.dossier), link.id, link.id);
     condition = sql<boolean>`(${condition} and content_dossier.id in (${linked}))`;
     whole = false;
   }
@@ -102,6 +102,17 @@ async function filteredSet(ctx: Context) {
   };
   return { from, field, entityId, whole };
 }
+
+/** The block's rollup scope when its set is the whole entity's not archived dossiers, else null. */
+const rollupScope = (ctx: Context, set: { whole: boolean; entityId: number }) =>
+  set.whole ? { environmentId: ctx.access.environment.id, entityId: set.entityId } : null;
+
+/**
+ * Whether the block reads the field as stored, the expression the rollups count; any other (a changed
+ * field type) is read by the SQL.
+ */
+const isStored = (column: Column & { kind: 'field' }, cast: SqlCast) =>
+  column.expression === valueExpression(column.dataFieldId, cast);
 
 const PERIOD_FORMATS: Record<string, string> = {
   year_month: 'YYYY-MM',
@@ -153,16 +164,13 @@ async function countListOptions(ctx: Context) {
   const format = dateFormatOf(ctx);
   const period = periodOf(dateColumn, format);
   const option = sql.raw(`(${list.expression} #>> '{}')`);
-  // the rollup counts these very expressions; any other (a changed field type) is read by the SQL
+  const scope = rollupScope(ctx, set);
   const rolledUp =
-    set.whole &&
-    list.expression === valueExpression(list.dataFieldId, 'jsonb') &&
-    (!dateColumn || dateColumn.expression === valueExpression(dateColumn.dataFieldId, 'text'))
+    scope && isStored(list, 'jsonb') && (!dateColumn || isStored(dateColumn, 'text'))
       ? await rolledUpCounts(
           ctx.db,
           {
-            environmentId: ctx.access.environment.id,
-            entityId: set.entityId,
+            ...scope,
             kind: 'count',
             fieldId: list.dataFieldId,
             dateFieldId: dateColumn?.dataFieldId ?? null,
@@ -246,11 +254,11 @@ async function sumFields(ctx: Context) {
   const column = set.field(ctx.block.settings.sum_field);
   if (column.cast !== 'numeric' && column.cast !== 'bigint')
     throw badRequest({ sum_field: BLOCK_DATA_MESSAGES.notSupported });
+  const scope = rollupScope(ctx, set);
   const rolledUp =
-    set.whole && column.expression === valueExpression(column.dataFieldId, 'numeric')
+    scope && isStored(column, 'numeric')
       ? await rolledUpSum(ctx.db, {
-          environmentId: ctx.access.environment.id,
-          entityId: set.entityId,
+          ...scope,
           kind: 'sum',
           fieldId: column.dataFieldId,
           dateFieldId: null,
@@ -273,7 +281,15 @@ async function percentageConditions(ctx: Context) {
   const charts = Array.isArray(ctx.block.settings.pie_charts)
     ? ctx.block.settings.pie_charts.slice(0, 20)
     : [];
-  const countOf = async (queryId: unknown) => {
+  const scope = rollupScope(ctx, set);
+  const count = async (queryId: unknown) => {
+    // the whole entity's not archived dossiers: the counter its writes keep (migration 2026-11-25T1600)
+    if (!queryId && scope)
+      return countedTotal(ctx.db, {
+        environmentId: scope.environmentId,
+        defDossierId: scope.entityId,
+        archived: 'none',
+      });
     let q = set.from();
     if (queryId) {
       const id = Number(queryId);
@@ -288,6 +304,14 @@ async function percentageConditions(ctx: Context) {
       q = q.where(condition);
     }
     return Number((await q.select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow()).n);
+  };
+  // charts often share a query (the total of all of them): each is counted once
+  const counted = new Map<string, Promise<number>>();
+  const countOf = (queryId: unknown) => {
+    const key = String(queryId || '');
+    const known = counted.get(key) ?? count(queryId);
+    counted.set(key, known);
+    return known;
   };
   const results = [];
   for (const chart of charts as Record<string, unknown>[]) {
@@ -308,13 +332,29 @@ async function funnel(ctx: Context) {
   const list = set.field(ctx.block.settings.list_field);
   const options = await optionsOf(ctx, list);
   const option = sql.raw(`(${list.expression} #>> '{}')`);
-  const counts = await set
-    .from()
-    .select([option.as('option'), sql<string>`count(*)`.as('count')])
-    .groupBy(sql`1`)
-    .execute();
-  const countOf = (id: number) => Number(counts.find((c) => c.option === String(id))?.count ?? 0);
-  return { steps: options.map((o) => ({ ...o, count: countOf(o.id) })) };
+  // the count rollup by creation month, summed over the months (its period is never '!')
+  const scope = rollupScope(ctx, set);
+  const rolledUp =
+    scope && isStored(list, 'jsonb')
+      ? await rolledUpOptionCounts(ctx.db, {
+          ...scope,
+          kind: 'count',
+          fieldId: list.dataFieldId,
+          dateFieldId: null,
+        })
+      : null;
+  const counts =
+    rolledUp ??
+    new Map(
+      (
+        await set
+          .from()
+          .select([option.as('option'), sql<string>`count(*)`.as('count')])
+          .groupBy(sql`1`)
+          .execute()
+      ).map((c) => [c.option, Number(c.count)]),
+    );
+  return { steps: options.map((o) => ({ ...o, count: counts.get(String(o.id)) ?? 0 })) };
 }
 
 async function dateStatistics(ctx: Context) {
@@ -323,6 +363,22 @@ async function dateStatistics(ctx: Context) {
     ? (ctx.block.settings.period as string)
     : 'month';
   const dateColumn = ctx.block.settings.date_field ? set.field(ctx.block.settings.date_field) : null;
+  // the last 24 periods, oldest first, no date last: what the SQL's `order by 1 desc limit 24` holds
+  const scope = rollupScope(ctx, set);
+  const rolledUp =
+    scope && (!dateColumn || isStored(dateColumn, 'text'))
+      ? await rolledUpPeriods(
+          ctx.db,
+          {
+            ...scope,
+            kind: 'day',
+            fieldId: null,
+            dateFieldId: dateColumn?.dataFieldId ?? null,
+          },
+          PERIOD_FORMATS[period],
+        )
+      : null;
+  if (rolledUp) return { rows: rolledUp.slice(-24) };
   const rows = await set
     .from()
     .select([periodOf(dateColumn, period).as('period'), sql<string>`count(*)`.as('count')])
@@ -356,7 +412,11 @@ async function dashboardList(ctx: Context) {
   };
   if (ctx.params.dossier && ctx.params.linkId)
     Object.assign(query, { embedded: ctx.params.dossier, linkId: String(ctx.params.linkId) });
-  return { list: await listDossiers(ctx.db, ctx.user, query) };
+  // the columns and card fields are the items of the block's view: the list, or a custom view
+  const view = listBlockView(block.settings);
+  if (view !== 'list' && !(await customViewOf(ctx.db, ctx.access.environment.id, block.def_dossier_id, view)))
+    throw badRequest({ view_name: BLOCK_DATA_MESSAGES.notSupported });
+  return { list: await listDossiers(ctx.db, ctx.user, query, { itemsView: view }) };
 }
 
 async function geomap(ctx: Context) {
@@ -401,8 +461,16 @@ async function container(ctx: Context) {
   return { children: children.filter((c) => blockShownTo(ctx.access, c)).map((c) => c.id) };
 }
 
-/** The data of a block the user may see, by its type. */
+/**
+ * The data of a block the user may see, by its type. With a dossier context (a block display item on
+ * a dossier page) the dossier must be one the user may show, of the block's environment: a block of
+ * another environment answers as an unknown one.
+ */
 export async function blockData(ctx: Context): Promise<Record<string, unknown>> {
+  if (ctx.params.dossier !== undefined) {
+    const { dossier } = await openDossier(ctx.db, ctx.user, Number(ctx.params.dossier), 'show');
+    if (dossier.environment_id !== ctx.access.environment.id) throw notFound();
+  }
   switch (ctx.block.type) {
     case 'dashboard':
       return dashboardList(ctx);

@@ -5,15 +5,32 @@ import { failDossierWrites } from '../../../test/fail-writes';
 import { createTestApp, type TestApp } from '../../../test/test-app';
 import { indexJobsIdle } from '../../query/index-jobs';
 import { type DossierSetup, dossierSetup, insertDossier, key } from '../content-dossier/fixture';
-import { compactRollup, earnRollup, type Grouping, rolledUpCounts, rolledUpSum } from './rollups';
+import {
+  compactRollup,
+  earnRollup,
+  type Grouping,
+  rolledUpCounts,
+  rolledUpPeriods,
+  rolledUpSum,
+} from './rollups';
 
-// The rollups the dashboard blocks read equal a fresh SQL count over the rows after every kind of
-// write: creates, edits of the option, the date and the amount, archive, delete, mass update, merge,
-// bulk archive, concurrent writers, and a write that rolls back.
+// The rollups the dashboard blocks read (counts by list option and month, sums, counts per day) and the
+// blocks that read them (count by list option, sum, funnel, date statistics, percentage over the whole
+// entity) equal a fresh SQL count over the rows after every kind of write: creates, edits of the
+// option, the date and the amount, archive, delete, mass update, merge, bulk archive, concurrent
+// writers, and a write that rolls back.
 
 let t: TestApp;
 let c: DossierSetup;
-const blocks: { byDate: number; byCreation: number; sum: number } = { byDate: 0, byCreation: 0, sum: 0 };
+const blocks = {
+  byDate: 0,
+  byCreation: 0,
+  sum: 0,
+  funnel: 0,
+  weeksByDate: 0,
+  monthsByCreation: 0,
+  percentage: 0,
+};
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -37,6 +54,15 @@ beforeAll(async () => {
   });
   blocks.byCreation = await block('count_list_options', { count_list_field: list, use_creation_date: true });
   blocks.sum = await block('sum_fields', { sum_field: c.fields.amount.dataField.id });
+  blocks.funnel = await block('funnel', { list_field: list });
+  blocks.weeksByDate = await block('date_statistics', {
+    period: 'week',
+    date_field: c.fields.date.dataField.id,
+  });
+  blocks.monthsByCreation = await block('date_statistics', { period: 'month' });
+  blocks.percentage = await block('list_option_percentage_conditions', {
+    pie_charts: [{ title: 'All', total_query: null, dossier_query: null }],
+  });
 });
 afterAll(() => t.close());
 
@@ -62,6 +88,14 @@ const groupings = (): Grouping[] => [
     fieldId: c.fields.amount.dataField.id,
     dateFieldId: null,
   },
+  {
+    environmentId: c.environment.id,
+    entityId: c.client.id,
+    kind: 'day',
+    fieldId: null,
+    dateFieldId: c.fields.date.dataField.id,
+  },
+  { environmentId: c.environment.id, entityId: c.client.id, kind: 'day', fieldId: null, dateFieldId: null },
 ];
 
 const values = (option: { id: number } | null, date: string | null, amount: number | string | null) => ({
@@ -104,6 +138,38 @@ async function freshCounts(byCreation: boolean, format: 'year_month' | 'quarter'
       count: Number(r.count),
     })),
   );
+}
+
+const PATTERNS = { week: 'IYYY-"W"IW', month: 'YYYY-MM', year: 'YYYY' } as const;
+
+/** A date_statistics block's rows counted afresh: the last 24 periods, oldest first, no date last. */
+async function freshPeriods(byCreation: boolean, period: keyof typeof PATTERNS) {
+  const pattern = PATTERNS[period];
+  const date = sql.raw(`("values" ->> '${c.fields.date.dataField.id}')`);
+  const expression = byCreation
+    ? sql`to_char(created_at at time zone 'Europe/Amsterdam', ${pattern})`
+    : sql`(case when ${date} ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}' then to_char(cast(substr(${date}, 1, 10) as date), ${pattern}) end)`;
+  const { rows } = await sql<{ period: string | null; count: string }>`
+    select ${expression} as period, count(*) as count
+    from content_dossier
+    where environment_id = ${c.environment.id} and def_dossier_id = ${c.client.id} and not archived
+    group by 1 order by 1 desc limit 24`.execute(t.db);
+  return rows.reverse().map((r) => ({ period: r.period, count: Number(r.count) }));
+}
+
+/** A funnel's steps counted afresh: per option of the list field (in rank order), how many chose it. */
+async function freshFunnel() {
+  const { rows } = await sql<{ option: string | null; count: string }>`
+    select ("values" -> ${String(c.fields.list.dataField.id)} #>> '{}') as option, count(*) as count
+    from content_dossier
+    where environment_id = ${c.environment.id} and def_dossier_id = ${c.client.id} and not archived
+    group by 1`.execute(t.db);
+  return [c.options.red, c.options.blue]
+    .sort((a, b) => a.id - b.id)
+    .map((o) => ({
+      id: o.id,
+      count: Number(rows.find((r) => r.option === String(o.id))?.count ?? 0),
+    }));
 }
 
 async function freshSum() {
@@ -155,6 +221,36 @@ async function expectExact(step: string) {
     freshTotal,
   );
   expect(await data(blocks.sum), `${step}: sum block`).toEqual(freshTotal);
+
+  const [, , , daysByDate, daysByCreation] = groupings();
+  for (const period of ['week', 'month', 'year'] as const) {
+    for (const [g, byCreation] of [
+      [daysByDate, false],
+      [daysByCreation, true],
+    ] as const) {
+      const rolled = await rolledUpPeriods(t.db, g as Grouping & { kind: 'day' }, PATTERNS[period]);
+      expect(rolled, `${step}: day rollup is ready`).not.toBeNull();
+      expect(rolled?.slice(-24), `${step}: days by ${byCreation ? 'creation' : 'date'}, ${period}`).toEqual(
+        await freshPeriods(byCreation, period),
+      );
+    }
+  }
+  expect((await data(blocks.weeksByDate)).rows, `${step}: weeks block`).toEqual(
+    await freshPeriods(false, 'week'),
+  );
+  expect((await data(blocks.monthsByCreation)).rows, `${step}: months block`).toEqual(
+    await freshPeriods(true, 'month'),
+  );
+  const funnel = (await data(blocks.funnel)) as { steps: { id: number; count: number }[] };
+  expect(
+    funnel.steps.map((s) => ({ id: s.id, count: s.count })).sort((a, b) => a.id - b.id),
+    `${step}: funnel`,
+  ).toEqual(await freshFunnel());
+  const [pie] = (await data(blocks.percentage)).charts as { total: number; part: number }[];
+  expect({ total: pie.total, part: pie.part }, `${step}: percentage`).toEqual({
+    total: freshTotal.count,
+    part: freshTotal.count,
+  });
 }
 
 const deltaRows = async () =>
@@ -185,7 +281,8 @@ describe('dashboard rollups', () => {
       .select(['kind', 'ready'])
       .where('def_dossier_id', '=', c.client.id)
       .execute();
-    expect(earned).toHaveLength(3);
+    // count by date, count by creation (the funnel's too), sum, days by date, days by creation
+    expect(earned).toHaveLength(5);
     expect(earned.every((r) => r.ready)).toBe(true);
     await expectExact('earned');
     expect(await freshSum()).toEqual({ sum: 135.5, count: 4 });
@@ -195,6 +292,8 @@ describe('dashboard rollups', () => {
     const { red, blue } = c.options;
     ids.push(await create(values(blue, '2025-12-31', 7)));
     ids.push(await create(values(red, '2026-04-02', null)));
+    // ISO week 2020-W53 of the year 2021
+    ids.push(await create(values(blue, '2021-01-03', 1)));
     await expectExact('created');
     const edit = async (id: number, v: Record<string, unknown>) => {
       const response = await put(c.admin, `/api/contentdossier/${id}`, { values: v });
@@ -376,15 +475,33 @@ describe('dashboard rollups', () => {
       .select(['kind', 'date_field_id'])
       .where('def_dossier_id', '=', c.client.id)
       .execute();
-    expect(left).toHaveLength(2);
+    // the count by creation, the sum and the days by creation
+    expect(left).toHaveLength(3);
     expect(left.some((r) => r.date_field_id === byDate.dateFieldId)).toBe(false);
     await data(blocks.byDate);
+    await data(blocks.weeksByDate);
     await expectExact('earned again');
   });
 
+  it('count the creation in Amsterdam time: past midnight there is the next day, month and year', async () => {
+    await t.db
+      .insertInto('content_dossier')
+      .values({
+        environment_id: c.environment.id,
+        def_dossier_id: c.client.id,
+        summary: 'new year in Amsterdam',
+        values: JSON.stringify({ [key(c.fields.list.dataField)]: c.options.red.id }) as never,
+        created_at: new Date('2025-12-31T23:30:00Z'),
+      })
+      .execute();
+    await expectExact('created past midnight in Amsterdam');
+  });
+
   it('leave a value the SQL cannot read to the SQL', async () => {
-    const [, , sum] = groupings();
+    const [, , sum, daysByDate] = groupings();
     await insertDossier(t, c.client, 'odd amount', { [key(c.fields.amount.dataField)]: 'not a number' });
     expect(await rolledUpSum(t.db, sum as Grouping & { kind: 'sum' })).toBeNull();
+    await insertDossier(t, c.client, 'odd date', { [key(c.fields.date.dataField)]: '2026-02-30' });
+    expect(await rolledUpPeriods(t.db, daysByDate as Grouping & { kind: 'day' }, 'YYYY')).toBeNull();
   });
 });

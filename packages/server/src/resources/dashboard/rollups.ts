@@ -2,12 +2,14 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { runEntityIndexJob } from '../../query/index-jobs';
 
-// Earned rollups of the dashboard blocks over a whole entity (migration 2026-11-28T1840): a
-// count_list_options block (list field by month of a date field or of the creation) and a sum_fields
-// block read a few rows instead of scanning every dossier. Statement triggers insert signed deltas in
-// the transaction of every write; this module earns a rollup when a block first asks for it (filled
-// once in the background while the block answers by its SQL, writers never wait for it), reads it,
-// compacts its deltas now and then, and drops rollups nobody read for UNUSED_DAYS.
+// Earned rollups of the dashboard blocks over a whole entity (migrations 2026-11-28T1840 and
+// 2026-11-29T0100): a count_list_options block (list field by month of a date field or of the
+// creation), a funnel (the same by creation month, summed per option), a sum_fields block and a
+// date_statistics block (dossiers per day of a date field or of the creation, summed per period) read a
+// few rows instead of scanning every dossier. Statement triggers insert signed deltas in the
+// transaction of every write; this module earns a rollup when a block first asks for it (filled once
+// in the background while the block answers by its SQL, writers never wait for it), reads it, compacts
+// its deltas now and then, and drops rollups nobody read for UNUSED_DAYS.
 
 /** At most this many rollups per entity: each one adds a little to every write of its dossiers. */
 export const MAX_ROLLUPS_PER_ENTITY = 12;
@@ -17,15 +19,19 @@ export const WAIT_FOR_WRITERS_MS = 60_000;
 /** Deltas beyond the number of keys before the reader asks for a compaction. */
 const COMPACT_AFTER = 500;
 
-export interface Grouping {
+export type Grouping = {
   environmentId: number;
   entityId: number;
-  kind: 'count' | 'sum';
-  /** the list field (count) or the summed field (sum) */
-  fieldId: number;
-  /** count: the date field, null for the creation date */
+  /** count: the date field, null for the creation date; sum: null */
   dateFieldId: number | null;
-}
+} & (
+  | {
+      kind: 'count' | 'sum';
+      /** the list field (count) or the summed field (sum) */
+      fieldId: number;
+    }
+  | { kind: 'day'; fieldId: null }
+);
 
 interface KeyTotal {
   period: string | null;
@@ -40,8 +46,8 @@ const ofGrouping = (db: Db, g: Grouping) => {
     .select(['id', 'ready', sql<boolean>`used_at < now() - interval '1 hour'`.as('stale')])
     .where('environment_id', '=', g.environmentId)
     .where('def_dossier_id', '=', g.entityId)
-    .where('kind', '=', g.kind)
-    .where('field_id', '=', g.fieldId);
+    .where('kind', '=', g.kind);
+  q = g.fieldId === null ? q.where('field_id', 'is', null) : q.where('field_id', '=', g.fieldId);
   q =
     g.dateFieldId === null
       ? q.where('date_field_id', 'is', null)
@@ -50,11 +56,11 @@ const ofGrouping = (db: Db, g: Grouping) => {
 };
 
 /**
- * The not archived dossiers' totals per key of the grouping, or null when it has no rollup yet (one
- * is earned in the background) or holds a value the block's SQL cannot read (the SQL answers, as
- * before).
+ * The not archived dossiers' totals per key of the grouping (per period of `bucket`, a to_char pattern,
+ * for a day rollup), or null when it has no rollup yet (one is earned in the background) or holds a
+ * value the block's SQL cannot read (the SQL answers, as before).
  */
-async function keyTotals(db: Db, g: Grouping): Promise<KeyTotal[] | null> {
+async function keyTotals(db: Db, g: Grouping, bucket?: string): Promise<KeyTotal[] | null> {
   const rollup = await ofGrouping(db, g).executeTakeFirst();
   // none yet, or a fill that never finished (its node stopped): earned again, the SQL answers meanwhile
   if (!rollup || (!rollup.ready && rollup.stale)) {
@@ -69,22 +75,31 @@ async function keyTotals(db: Db, g: Grouping): Promise<KeyTotal[] | null> {
       .where('environment_id', '=', g.environmentId)
       .where('id', '=', rollup.id)
       .execute();
-  const rows = await db
-    .selectFrom('dashboard_rollup_delta')
-    .select([
-      'period',
-      'option',
-      sql<string>`sum(total)`.as('total'),
-      sql<string | null>`sum(amount)`.as('amount'),
-      sql<string>`count(*)`.as('deltas'),
-    ])
-    .where('environment_id', '=', g.environmentId)
-    .where('rollup_id', '=', rollup.id)
-    .where('archived', '=', false)
-    .groupBy(['period', 'option'])
-    .execute();
+  // each key's deltas summed; a day rollup's keys then summed per period of the bucket's to_char
+  const period = bucket
+    ? sql<string | null>`case when k.period ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'
+        then to_char(k.period::date, ${bucket}::text) else k.period end`
+    : sql<string | null>`k.period`;
+  const { rows } = await sql<{
+    period: string | null;
+    option: string | null;
+    total: string;
+    amount: string | null;
+    deltas: string;
+    keys: string;
+  }>`
+    select ${period} as period, k.option, sum(k.total) as total, sum(k.amount) as amount,
+      sum(k.deltas) as deltas, count(*) as keys
+    from (
+      select period, option, sum(total) as total, sum(amount) as amount, count(*) as deltas
+      from dashboard_rollup_delta
+      where environment_id = ${g.environmentId}::integer and rollup_id = ${rollup.id}::integer
+        and archived = false
+      group by period, option) k
+    group by 1, 2`.execute(db);
   const deltas = rows.reduce((n, r) => n + Number(r.deltas), 0);
-  if (deltas > rows.length + COMPACT_AFTER)
+  const keys = rows.reduce((n, r) => n + Number(r.keys), 0);
+  if (deltas > keys + COMPACT_AFTER)
     runEntityIndexJob(db, g.entityId, () => compactRollup(db, g.environmentId, rollup.id));
   const totals = rows
     .map((r) => ({ period: r.period, option: r.option, total: Number(r.total), amount: r.amount }))
@@ -137,6 +152,38 @@ export async function rolledUpSum(
   if (!totals) return null;
   const row = totals.find((t) => t.period === null && t.option === null);
   return { sum: row?.amount ?? null, count: String(row?.total ?? 0) };
+}
+
+/**
+ * A funnel's count per option text (null: no value) over every period of a count rollup (the one by
+ * creation month, whose period is never '!'), or null.
+ */
+export async function rolledUpOptionCounts(
+  db: Db,
+  g: Grouping & { kind: 'count' },
+): Promise<Map<string | null, number> | null> {
+  const totals = await keyTotals(db, g);
+  if (!totals) return null;
+  const counts = new Map<string | null, number>();
+  for (const t of totals) counts.set(t.option, (counts.get(t.option) ?? 0) + t.total);
+  return counts;
+}
+
+/**
+ * A date_statistics block's count per period (a to_char pattern of the day; null: no date), sorted
+ * by period with null last, from a day rollup; or null.
+ */
+export async function rolledUpPeriods(
+  db: Db,
+  g: Grouping & { kind: 'day' },
+  pattern: string,
+): Promise<{ period: string | null; count: number }[] | null> {
+  const totals = await keyTotals(db, g, pattern);
+  if (!totals) return null;
+  return totals
+    .filter((t) => t.total !== 0)
+    .map((t) => ({ period: t.period, count: t.total }))
+    .sort((a, b) => compareNullsLast(a.period, b.period));
 }
 
 /**

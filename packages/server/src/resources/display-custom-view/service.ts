@@ -69,7 +69,7 @@ export async function createCustomView(db: Db, input: CustomViewCreate): Promise
   }
 }
 
-/** Renaming a view carries its display items and positions along to the new name. */
+/** Renaming a view carries its display items, positions and list blocks along to the new name. */
 export async function renameCustomView(db: Db, row: CustomViewRow, viewName: string): Promise<CustomViewRow> {
   if (viewName === row.view_name) return row;
   await assertNameFree(db, row.def_dossier_id, viewName, row.id);
@@ -86,6 +86,14 @@ export async function renameCustomView(db: Db, row: CustomViewRow, viewName: str
         .set({ view_name: viewName })
         .where('def_dossier_id', '=', row.def_dossier_id)
         .where('view_name', '=', row.view_name)
+        .execute();
+      // and the dossier list blocks that show it
+      await trx
+        .updateTable('mypage_block')
+        .set({ settings: sql`jsonb_set(settings, '{view_name}', to_jsonb(${viewName}::text))` })
+        .where('environment_id', '=', row.environment_id)
+        .where('def_dossier_id', '=', row.def_dossier_id)
+        .where(sql<boolean>`settings ->> 'view_name' = ${row.view_name}`)
         .execute();
       return trx
         .updateTable('display_custom_view')

@@ -190,7 +190,17 @@ describe('/api/displayitem', () => {
       settings: { dossier_data: 'nonsense', block: false },
     });
     expect(nulls.json()).toEqual({ errors: { defDossierDefField: ENTITY_MESSAGES.chooseFieldOrLink } });
-    for (const settings of [{ block: 12 }, { dossier_data: 'summary' }, { dossier_data: 'modified_at' }]) {
+    // a block of the environment (another environment's is refused: dashboard/block-items.test.ts)
+    const block = await t.db
+      .insertInto('mypage_block')
+      .values({ environment_id: environment.id, type: 'online_users' })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const settings of [
+      { block: block.id },
+      { dossier_data: 'summary' },
+      { dossier_data: 'modified_at' },
+    ]) {
       const response = await admin.post('/api/displayitem', { ...base, view: 'list', settings });
       expect(response.statusCode, JSON.stringify(settings)).toBe(201);
       expect(response.json()).toMatchObject({

@@ -37,6 +37,8 @@ export const DISPLAY_ITEM_MESSAGES = {
   unknownView: 'Unknown view',
   fieldAndLink: 'Choose either a data field or a link field, not both',
   unknownRole: 'Unknown role',
+  unknownBlock: 'Choose a block of this environment',
+  unknownBlockLink: 'Choose a link of this entity',
 } as const;
 
 /** Only these views place items in a display position; items of other views have none. */
@@ -137,6 +139,38 @@ async function checkItem(
   }
   if (state.defDossierLink !== null && !(await ofEntity('def_dossier_link', state.defDossierLink))) {
     errors.defDossierLink = NOT_OF_ENTITY;
+  }
+  // a block item reads its block about the dossier (through its link): both of this environment, so
+  // that no item can show another tenant's block (checked whenever the settings are written)
+  const settingsWritten = state.settingsSent || !existing;
+  if (settingsWritten && state.settings.block) {
+    const id = Number(state.settings.block);
+    const block =
+      Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647
+        ? await db
+            .selectFrom('mypage_block')
+            .select('id')
+            .where('id', '=', id)
+            .where('environment_id', '=', entity.environment_id)
+            .executeTakeFirst()
+        : undefined;
+    if (!block) errors.block = DISPLAY_ITEM_MESSAGES.unknownBlock;
+  }
+  if (settingsWritten && state.settings.block_link) {
+    const id = Number(state.settings.block_link);
+    const link =
+      Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647
+        ? await db
+            .selectFrom('def_dossier_link')
+            .select('id')
+            .where('id', '=', id)
+            .where('environment_id', '=', entity.environment_id)
+            .where((eb) =>
+              eb.or([eb('def_dossier_id', '=', entity.id), eb('child_def_dossier_id', '=', entity.id)]),
+            )
+            .executeTakeFirst()
+        : undefined;
+    if (!link) errors.block_link = DISPLAY_ITEM_MESSAGES.unknownBlockLink;
   }
   if (state.settingsSent) {
     // the item's settings override its field's: each key the type knows must parse

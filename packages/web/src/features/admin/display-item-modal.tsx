@@ -245,7 +245,7 @@ export function DisplayItemModal({
           });
     },
     // The spec closes the editor a moment after the saved item shows in the designer.
-    { onSuccess: () => setTimeout(onClose, 300) },
+    { onSuccess: () => setTimeout(onClose, 300), fieldMap: { block_link: 'blockLink' } },
   );
   const remove = useAdminMutation(form, (id: number) => deleteItem('displayitem', id), {
     onSuccess: onClose,

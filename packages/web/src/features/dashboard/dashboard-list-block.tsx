@@ -16,6 +16,7 @@ import {
 } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDate } from '../../app/format';
@@ -30,13 +31,14 @@ import { NoItems } from './block-renderers';
 import { BlockError, BlockLoading } from './block-states';
 import { type BlockDataParams, type ListAnswer, useBlockData } from './dashboard-api';
 import { InlineEdit } from './inline-edit';
-import { ThreeDayCalendar } from './three-day-calendar';
 
 // The dossier list block (type dashboard, spec document 1 section 3 and document 2 section 2): the
 // dossiers of its entity and query as a table, as cards in one of five templates (in a carousel when
-// asked), or as a calendar of three days; tabs of saved queries (tab_queries); an add button
+// asked), or as a calendar of three days (react-big-calendar, loaded when a block asks for it); tabs of saved queries (tab_queries); an add button
 // (show_add, with create permission) and values edited in place (inline_edit, with edit permission,
 // through the dossier's ordinary update call).
+
+const ListBlockCalendar = lazy(() => import('./list-block-calendar'));
 
 export interface TabQuery {
   query: number;
@@ -160,7 +162,9 @@ function ListData({
   return (
     <>
       {layout === 'calendar' ? (
-        <ThreeDayCalendar {...view} />
+        <Suspense fallback={<BlockLoading height={height} />}>
+          <ListBlockCalendar {...view} />
+        </Suspense>
       ) : layout === 'cards' ? (
         <CardsView {...view} />
       ) : (

@@ -21,7 +21,8 @@ import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { itemLabel } from '../../fields';
 import { useFieldLocale } from '../../fields/shared';
-import { useDisplayItems } from '../admin/admin-api';
+import { useCustomViews, useDisplayItems } from '../admin/admin-api';
+import { viewLabel } from '../admin/labels';
 
 // The block editor's settings of a dossier list block (layout, template and its option slots,
 // carousel, add button, editing in place, tabs of saved queries), of a container (its layout) and
@@ -81,7 +82,14 @@ export function ListBlockSettings({
 }: SettingsProps & { entity: number; queries: { value: string; label: string }[] }) {
   const { t } = useTranslation();
   const locale = useFieldLocale();
-  const columns = useDisplayItems(entity, 'list');
+  // the columns and card fields are the items of the block's view: the list or a custom view
+  const view = text(settings.view_name) || 'list';
+  const customViews = useCustomViews(entity).data ?? [];
+  const views = [
+    { value: 'list', label: viewLabel(t, 'list') },
+    ...customViews.map((custom) => ({ value: custom.view_name, label: custom.view_name })),
+  ];
+  const columns = useDisplayItems(entity, view);
   const layout = text(settings.layout) || 'table';
   const template = layout === 'calendar' ? 'calendar' : text(settings.template) || 'cardDefault';
   const slots = layout === 'table' ? [] : (TEMPLATE_SLOTS[template] ?? []);
@@ -91,7 +99,7 @@ export function ListBlockSettings({
     : [];
   const setTabs = (next: { query?: unknown; title?: unknown }[]) => set('tab_queries', next);
   const columnOptions = (columns.data ?? [])
-    .filter((item) => item.view === 'list')
+    .filter((item) => item.view === view)
     .map((item) => ({ value: String(item.id), label: itemLabel(item, locale) || `#${item.id}` }));
   const flag = (key: string, label: string) => (
     <Switch
@@ -105,6 +113,21 @@ export function ListBlockSettings({
   return (
     <Stack>
       <SimpleGrid cols={{ base: 1, sm: 2 }}>
+        <Select
+          label={t('dashboard_page.view_name')}
+          value={view}
+          onChange={(value) => {
+            set('view_name', value);
+            // the slots name items of the view
+            set('templateOptions', {});
+          }}
+          data={
+            views.some((option) => option.value === view) ? views : [...views, { value: view, label: view }]
+          }
+          allowDeselect={false}
+          error={fieldError('view_name')}
+          data-testid="block-setting-view_name"
+        />
         <Select
           label={t('dashboard.editor.list_layout')}
           value={layout}

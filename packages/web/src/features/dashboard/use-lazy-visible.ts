@@ -1,9 +1,10 @@
 import { useIntersection } from '@mantine/hooks';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 // A block reads its data once it has been half visible for a second (spec document 1 section 4:
 // 50 percent visible, 100 px margin, 1 s delay), so a long dashboard does not ask for every block at
-// once. Once seen it stays loaded.
+// once. The delay is for blocks scrolled into view: a block already half visible when it is first
+// drawn (the first screen of the dashboard) reads at once. Once seen it stays loaded.
 
 export const LAZY_DELAY_MS = 1000;
 // one object for every render: the hook observes anew (and forgets what it saw) when its options change
@@ -21,6 +22,13 @@ export function useLazyVisible<T extends HTMLElement>(eager = false) {
   const { ref, entry } = useIntersection<T>(OBSERVE);
   const [seen, setSeen] = useState(eager);
   const visible = halfVisible(entry);
+  // the observer's first report tells where the block was drawn
+  const first = useRef(true);
+  useEffect(() => {
+    if (!entry || !first.current) return;
+    first.current = false;
+    if (halfVisible(entry)) setSeen(true);
+  }, [entry]);
   useEffect(() => {
     if (seen || !visible) return;
     const timer = window.setTimeout(() => setSeen(true), LAZY_DELAY_MS);

@@ -1,23 +1,15 @@
-import 'react-big-calendar/lib/css/react-big-calendar.css';
-import 'react-big-calendar/lib/addons/dragAndDrop/styles.css';
-import './calendar-view.css';
-import 'dayjs/locale/de';
-import 'dayjs/locale/es';
-import 'dayjs/locale/fr';
-import 'dayjs/locale/nl';
-import 'dayjs/locale/ru';
 import type { CalendarAnswer } from '@dossierbase/core';
 import { Alert, Box, Loader, Stack } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import dayjs from 'dayjs';
 import { useMemo, useState } from 'react';
-import { Calendar, dayjsLocalizer, type View, Views } from 'react-big-calendar';
-import dragAndDrop, { type EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
+import { type View, Views } from 'react-big-calendar';
+import type { EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { isApiError } from '../../../api/client';
 import { errorMessage, notifyFailure, notifySuccess } from '../../../api/errors';
 import { dossierListKeys } from '../list/list-api';
+import { type CalendarEvent, calendarEvent, DossierCalendar } from './big-calendar';
 import type { LinkedViewProps } from './linked-view';
 import { moveEvent, useCalendarRange } from './views-api';
 
@@ -26,21 +18,6 @@ import { moveEvent, useCalendarRange } from './views-api';
 // date list field with an end. Dragging or resizing an event writes its start (and end) through
 // PATCH /contentdossier/{id}/calendar when calendar_edit_start (and _end) are set.
 
-const localizer = dayjsLocalizer(dayjs);
-
-interface CalendarEvent {
-  id: number;
-  title: string;
-  start: Date;
-  end: Date;
-  allDay: boolean;
-}
-
-// The addon is CommonJS only: depending on the bundler's interop its default export arrives wrapped once more.
-const withDragAndDrop = ((dragAndDrop as unknown as { default?: typeof dragAndDrop }).default ??
-  dragAndDrop) as typeof dragAndDrop;
-const DnDCalendar = withDragAndDrop<CalendarEvent>(Calendar);
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ymd = (date: Date) => dayjs(date).format('YYYY-MM-DD');
 
 /** The days a view shows around a date: [start, end) as YYYY-MM-DD. */
@@ -56,27 +33,18 @@ export function visibleRange(view: View, date: Date): { start: string; end: stri
   return { start: ymd(d.startOf('week').toDate()), end: ymd(d.startOf('week').add(7, 'day').toDate()) };
 }
 
-/** Server events as calendar events: a day without time is an all-day event; ends are inclusive days. */
+/** Server events as calendar events (calendarEvent: a day without time is an all-day event). */
 export function toEvents(answer: CalendarAnswer): CalendarEvent[] {
   const names = new Map(
     answer.results.dossiers.map((d: { id: number; summary: string }) => [d.id, d.summary]),
   );
-  return answer.events.map((event) => {
-    const allDay = DAY.test(event.start);
-    const start = dayjs(event.start).toDate();
-    let end = event.end ? dayjs(event.end).toDate() : start;
-    if (allDay)
-      end = dayjs(event.end && DAY.test(event.end) ? event.end : event.start)
-        .add(1, 'day')
-        .toDate();
-    if (end < start) end = start;
-    return { id: event.id, title: names.get(event.id) || `#${event.id}`, start, end, allDay };
-  });
+  return answer.events.map((event) =>
+    calendarEvent(event.id, names.get(event.id) || `#${event.id}`, event.start, event.end ?? null),
+  );
 }
 
 export function CalendarView(props: LinkedViewProps) {
-  const { t, i18n } = useTranslation();
-  const navigate = useNavigate();
+  const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [view, setView] = useState<View | null>(null);
   const [date, setDate] = useState(() => new Date());
@@ -128,9 +96,7 @@ export function CalendarView(props: LinkedViewProps) {
   return (
     <Stack gap="xs" data-testid="calendar-view">
       <Box mih={600} h={600} data-testid="calendar" style={{ opacity: calendar.isPlaceholderData ? 0.7 : 1 }}>
-        <DnDCalendar
-          localizer={localizer}
-          culture={i18n.language}
+        <DossierCalendar
           events={events}
           view={currentView}
           views={[Views.MONTH, Views.WEEK, Views.WORK_WEEK, Views.DAY]}
@@ -142,24 +108,6 @@ export function CalendarView(props: LinkedViewProps) {
           resizableAccessor={() => answer.editable.end}
           onEventDrop={(args) => void move(args, false)}
           onEventResize={(args) => void move(args, true)}
-          onDoubleClickEvent={(event) => navigate(`/contentdossier/${event.id}`)}
-          onSelectEvent={(event) => navigate(`/contentdossier/${event.id}`)}
-          popup
-          messages={{
-            today: t('embedded.calendar.today'),
-            previous: t('embedded.calendar.previous'),
-            next: t('embedded.calendar.next'),
-            month: t('embedded.calendar.month'),
-            week: t('embedded.calendar.week'),
-            work_week: t('embedded.calendar.work_week'),
-            day: t('embedded.calendar.day'),
-            date: t('embedded.calendar.date'),
-            time: t('embedded.calendar.time'),
-            event: t('embedded.calendar.event'),
-            allDay: t('embedded.calendar.all_day'),
-            noEventsInRange: t('embedded.calendar.empty'),
-            showMore: (count: number) => t('embedded.calendar.more', { count }),
-          }}
         />
       </Box>
     </Stack>
