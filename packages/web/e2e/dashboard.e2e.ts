@@ -291,6 +291,8 @@ test('an admin builds the dashboard and its default view; a caseworker sees thei
     await page.getByTestId('block-info').waitFor();
     await screenshot(page, 'dashboard-editor-info');
     await page.getByTestId('block-editor-cancel').click();
+    // the modal gone, its scroll lock lifted: the menu was at times still 'outside of the viewport'
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
 
     // /blocks lists every block, the container's tabs too
     await page.getByTestId('menu-admin').click();
