@@ -713,6 +713,7 @@ test('a stored XSS corpus stays inert text on every screen that shows it', async
   } finally {
     for (const note of state.notes) console.info(`stored-xss note: ${note}`);
     for (const finding of state.findings) console.info(`stored-xss finding: ${finding}`);
+    await context.close();
     await session.close();
   }
   expect(state.findings).toEqual([]);
