@@ -53,6 +53,9 @@ export default defineConfig({
           setupFiles: ['packages/server/test/fresh-caches.ts'],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+          // a screen may take seconds to settle on a loaded machine: expect.poll waits as long as the
+          // scenarios' Playwright calls do (15 s), not vitest's default of 1 s
+          expect: { poll: { timeout: 15_000 } },
           // two files at a time: much of a scenario's time is the browser's, not the test process's
           maxWorkers: 2,
         },
