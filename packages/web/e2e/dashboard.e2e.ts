@@ -286,7 +286,8 @@ test('an admin builds the dashboard and its default view; a caseworker sees thei
     await screenshot(page, 'dashboard-default-view');
 
     // the editor from a block's button; Info names the block
-    await blockNamed(page, 'Our clients').getByTestId('block-edit').click();
+    // a DOM click: under load the grid was still settling and the button never 'stable' for 15 s
+    await blockNamed(page, 'Our clients').getByTestId('block-edit').dispatchEvent('click');
     await page.getByTestId('block-tab-info').click();
     await page.getByTestId('block-info').waitFor();
     await screenshot(page, 'dashboard-editor-info');
