@@ -7,9 +7,18 @@
 // the page's time without the one slow count. Usage (after generate.ts and npm run build):
 //   npx tsx bench/dashboard-browser.ts [--loads 10]
 import path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { BENCH_SCHEMA, BENCH_URL, openBench } from './generate';
-import { createEnvironmentAdmin, ms, percentile, repoRoot, signIn, startServer, stopServer } from './harness';
+import {
+  createEnvironmentAdmin,
+  launchChromium,
+  ms,
+  percentile,
+  repoRoot,
+  signIn,
+  startServer,
+  stopServer,
+} from './harness';
 
 const LOADS = (() => {
   const i = process.argv.indexOf('--loads');
@@ -127,16 +136,7 @@ async function main() {
     LOG_LEVEL: 'warn',
     WEB_DIST: path.join(repoRoot, 'packages/web/dist'),
   });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
+  const browser = await launchChromium();
   const lines: [string, string, string][] = [];
   try {
     // each block's data call alone, for the record beside the page's time

@@ -5,6 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
+import { chromium } from 'playwright-core';
 import { hashPassword } from '../packages/server/src/auth/passwords';
 import type { Db } from '../packages/server/src/db/database';
 import { freePort } from '../packages/server/test/free-port';
@@ -386,5 +387,19 @@ export function createBodyC(bench: BenchCase): string {
       [bench.editItem('due')]: '2026-05-01',
       [bench.editItem('status')]: bench.statusOption,
     },
+  });
+}
+
+/** Debian's Chromium, headless, for the benchmarks that draw pages (never a downloaded browser). */
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+    ],
   });
 }

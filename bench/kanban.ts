@@ -18,7 +18,6 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { chromium } from 'playwright-core';
 import { type Db, dropSchema, migrate, openDatabase } from '../packages/server/src/db/database';
 import { syncFieldIndexes } from '../packages/server/src/query/field-indexes';
 import {
@@ -30,7 +29,16 @@ import {
   buildListOption,
 } from '../packages/server/test/entity-factories';
 import { buildDefDossier, buildEnvironment } from '../packages/server/test/factories';
-import { createEnvironmentAdmin, ms, percentile, repoRoot, signIn, startServer, stopServer } from './harness';
+import {
+  createEnvironmentAdmin,
+  launchChromium,
+  ms,
+  percentile,
+  repoRoot,
+  signIn,
+  startServer,
+  stopServer,
+} from './harness';
 
 const URL = process.env.BENCH_KANBAN_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 const SCHEMA = process.env.BENCH_KANBAN_SCHEMA ?? 'bench_kanban';
@@ -115,16 +123,7 @@ const BROWSER_LOADS = 10;
  * from the click on the Kanban switch to every column's first page of cards on screen, in the page.
  */
 async function drawnInChromium(address: string, board: number) {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const context = await browser.newContext({ baseURL: address, viewport: { width: 1600, height: 1000 } });
     const page = await context.newPage();

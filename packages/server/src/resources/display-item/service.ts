@@ -19,6 +19,7 @@ import { isRoleRestricted } from '../../policy/summary';
 import { sanitiseTranslationTexts as sanitiseTranslations } from '../../sanitise/information-text';
 import type { Entity as SummaryEntity } from '../content-dossier/summary';
 import { type SummaryEffect, withSummaryUpdate } from '../content-dossier/summary-refresh';
+import { positiveId } from '../content-dossier-list/service';
 import type { DataFieldRow } from '../def-dossier-def-field/present';
 import { bodyEntity, isUniqueViolation, NOT_OF_ENTITY, UUID_TAKEN } from '../def-dossier-def-field/shared';
 import type { DisplayItemRow } from './present';
@@ -144,9 +145,9 @@ async function checkItem(
   // that no item can show another tenant's block (checked whenever the settings are written)
   const settingsWritten = state.settingsSent || !existing;
   if (settingsWritten && state.settings.block) {
-    const id = Number(state.settings.block);
+    const id = positiveId(String(state.settings.block));
     const block =
-      Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647
+      id !== null
         ? await db
             .selectFrom('mypage_block')
             .select('id')
@@ -157,9 +158,9 @@ async function checkItem(
     if (!block) errors.block = DISPLAY_ITEM_MESSAGES.unknownBlock;
   }
   if (settingsWritten && state.settings.block_link) {
-    const id = Number(state.settings.block_link);
+    const id = positiveId(String(state.settings.block_link));
     const link =
-      Number.isSafeInteger(id) && id > 0 && id <= 2_147_483_647
+      id !== null
         ? await db
             .selectFrom('def_dossier_link')
             .select('id')
