@@ -2,7 +2,7 @@ import { type DisplayItem, NO_ENTITY_ABILITIES, parseFieldSettings } from '@doss
 import { Button, Group, Loader, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import { IconCopyPlus, IconPlus } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { type ReactNode, Suspense, useMemo, useState } from 'react';
+import { type ReactNode, Suspense, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useEnvironment } from '../../environments/environment-store';
 import { useDataRefresh } from '../../realtime/use-data-refresh';
@@ -12,7 +12,7 @@ import type { LinkedViewName, LinkedViewProps } from './linked-view';
 import { RowEntryForm } from './row-entry';
 import { EmbeddedSingleView } from './single-view';
 import { allowedViews, type LimitLinkPrefill, startView } from './view-logic';
-import { availableViews, viewRegistry } from './view-registry';
+import { availableViews, preloadViews, viewRegistry } from './view-registry';
 
 // A link configured as an embedded list, inside its parent dossier (spec doc 2 section 2): the view
 // switcher (only with more than one view), Add and multi-add, the row entry form, and the chosen view;
@@ -37,6 +37,9 @@ export function EmbeddedList({ item, parentDossierId, parentSummary, environment
   // the hour registration view also needs the environment's module (spec doc 2 section 2)
   const offered = availableViews(allowedViews(settings), useEnvironment()?.abilities);
   const [view, setView] = useState<LinkedViewName | null>(() => startView(offered));
+  const offeredKey = offered.join();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the names, not the array's identity
+  useEffect(() => preloadViews(offered), [offeredKey]);
   const [adding, setAdding] = useState<'one' | 'multi' | null>(null);
   // limit_embedded_link: a child added here holds the parent through that link too (else not listed)
   const limitLinkId = settings.limit_embedded_link;
