@@ -154,6 +154,16 @@ const defaultPositions = async () =>
       .executeTakeFirst()
   )?.positions ?? [];
 
+/** How often the grid's blocks change place or size in half a second. */
+const gridRedraws = (page: Page) =>
+  page.evaluate(`new Promise((resolve) => {
+    let changes = 0;
+    const observer = new MutationObserver((records) => { changes += records.length; });
+    for (const item of document.querySelectorAll('.react-grid-item'))
+      observer.observe(item, { attributes: true, attributeFilter: ['style'] });
+    setTimeout(() => { observer.disconnect(); resolve(changes); }, 500);
+  })`) as Promise<number>;
+
 // blocks read their data a second after they come into view
 const drawn = async (page: Page) => {
   await poll(() => page.locator('[data-testid="dashboard-block"] .mantine-Loader-root').count()).toBe(0);
@@ -284,6 +294,13 @@ test('an admin builds the dashboard and its default view; a caseworker sees thei
     await drawn(page);
     await poll(() => boxes(page)).toEqual(arranged);
     await screenshot(page, 'dashboard-default-view');
+    // the grid settles when a narrow window gives it a breakpoint of fewer columns and back: it once
+    // redrew its blocks without end, and navigation away waited behind it
+    for (const width of [900, 700, 1280]) {
+      await page.setViewportSize({ width, height: 1400 });
+      await poll(() => gridRedraws(page)).toBe(0);
+    }
+    await poll(() => boxes(page)).toEqual(arranged);
 
     // the editor from a block's button; Info names the block
     // a DOM click: under load the grid was still settling and the button never 'stable' for 15 s

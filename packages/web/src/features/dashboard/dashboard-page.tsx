@@ -99,7 +99,10 @@ export function DashboardPage() {
   ];
   const hiddenBlocks = shown.filter((block) => hiding.hidden.has(block.uuid));
   // the same object while the layout stays: a new one would reset a drag under way
-  const layouts = useMemo(() => ({ lg: gridItems }), [gridItems]);
+  // the one layout of 12 columns for each breakpoint of 12 columns: given only lg, the library made
+  // its own for md and sm, compacted differently, which onLayoutChange handed back as lg, and so on
+  // without end (the page redrew its blocks continuously once the menu narrowed the grid)
+  const layouts = useMemo(() => ({ lg: gridItems, md: gridItems, sm: gridItems }), [gridItems]);
 
   const save = useMutation({
     mutationFn: (items: Layout) =>
