@@ -75,18 +75,41 @@ export const CURRENCY_SYMBOLS: Readonly<Record<string, string>> = {
 };
 
 /** An amount with the currency's symbol (CURRENCY_SYMBOLS), placed where the locale puts it. */
+// The number format options per number of decimals, made once: numberFormat() finds its format by
+// the options object itself.
+const DIGITS = new Map<number, Intl.NumberFormatOptions>();
+const PERCENT = new Map<number, Intl.NumberFormatOptions>();
+const CURRENCY = new Map<string, Intl.NumberFormatOptions>();
+function digitsOptions(decimals: number): Intl.NumberFormatOptions {
+  let options = DIGITS.get(decimals);
+  if (!options) {
+    options = { minimumFractionDigits: decimals, maximumFractionDigits: decimals };
+    DIGITS.set(decimals, options);
+  }
+  return options;
+}
+function percentOptions(decimals: number): Intl.NumberFormatOptions {
+  let options = PERCENT.get(decimals);
+  if (!options) {
+    options = { style: 'percent', ...digitsOptions(decimals) };
+    PERCENT.set(decimals, options);
+  }
+  return options;
+}
+
 function formatCurrency(
   value: number,
   locale: string | undefined,
   currency: string,
   digits: Intl.NumberFormatOptions,
 ): string {
-  const parts = numberFormat(locale, {
-    style: 'currency',
-    currency,
-    currencyDisplay: 'narrowSymbol',
-    ...digits,
-  }).formatToParts(value);
+  const key = `${currency} ${digits.maximumFractionDigits}`;
+  let options = CURRENCY.get(key);
+  if (!options) {
+    options = { style: 'currency', currency, currencyDisplay: 'narrowSymbol', ...digits };
+    CURRENCY.set(key, options);
+  }
+  const parts = numberFormat(locale, options).formatToParts(value);
   const symbol = CURRENCY_SYMBOLS[currency];
   return parts
     .map((part) => (part.type === 'currency' && symbol ? symbol : part.value))
@@ -124,10 +147,10 @@ export const amountField: FieldType<typeof amountSettingsSchema, number> = {
   sortable: () => true,
   format(value, settings, locale) {
     if (typeof value !== 'number') return '';
-    const digits = { minimumFractionDigits: settings.decimals, maximumFractionDigits: settings.decimals };
+    const digits = digitsOptions(settings.decimals);
     if (settings.valueType === 'currency') return formatCurrency(value, locale, settings.currency, digits);
     if (settings.valueType === 'percentage')
-      return formatNumber(value / 100, locale, { style: 'percent', ...digits });
+      return formatNumber(value / 100, locale, percentOptions(settings.decimals));
     return formatNumber(value, locale, digits);
   },
   sqlCast: () => 'numeric',

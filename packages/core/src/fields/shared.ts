@@ -140,6 +140,22 @@ export function numberFormat(
   locale: string | undefined,
   options: Intl.NumberFormatOptions,
 ): Intl.NumberFormat {
+  // the same options object asked again (the amount field keeps its options): no key to build
+  const ofOptions = numberFormatsByOptions.get(options);
+  const known = ofOptions?.get(locale);
+  if (known) return known;
+  const format = numberFormatByKey(locale, options);
+  if (ofOptions) ofOptions.set(locale, format);
+  else numberFormatsByOptions.set(options, new Map([[locale, format]]));
+  return format;
+}
+
+const numberFormatsByOptions = new WeakMap<
+  Intl.NumberFormatOptions,
+  Map<string | undefined, Intl.NumberFormat>
+>();
+
+function numberFormatByKey(locale: string | undefined, options: Intl.NumberFormatOptions) {
   const resolved = resolveLocale(locale);
   let key = resolved;
   for (const name in options) key += `\u0000${name}=${options[name as keyof Intl.NumberFormatOptions]}`;

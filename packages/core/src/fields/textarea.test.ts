@@ -21,6 +21,13 @@ describe('textarea field', () => {
   it('formats as plain text', () => {
     expect(htmlToText('<p>a &amp; b</p><p>c<br>d</p>')).toBe('a & b\nc\nd');
     expect(textareaField.format('<script>x</script><i>y</i>', s)).toBe('xy');
+    // line-ending tags in any case and form, other tags (and broken ones) dropped
+    expect(htmlToText('<P>one</P ><DIV>two<BR/>three</div><ul><li>four</li></ul>< p>five')).toBe(
+      'one\ntwo\nthree\nfour\nfive',
+    );
+    expect(htmlToText('<brx>a</pre>b<1>c &lt;p&gt; &quot;q&quot; &#39;r&#39;&nbsp;s')).toBe(
+      'abc <p> "q" \'r\' s',
+    );
   });
 
   it('is not sortable and only searchable for (not) empty', () => {

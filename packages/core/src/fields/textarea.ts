@@ -13,13 +13,13 @@ const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"'
 
 /** Plain text of rich text, for lists, exports and logs. */
 export function htmlToText(html: string): string {
-  return html
-    .replace(/<(br|\/p|\/div|\/li|\/tr)\b[^>]*>/gi, '\n')
-    .replace(/<[^>]*>/g, '')
-    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name: string) => ENTITIES[name])
-    .replace(/[ \t]+/g, ' ')
-    .replace(/\s*\n\s*/g, '\n')
-    .trim();
+  let text = html.replace(/<(br|\/p|\/div|\/li|\/tr)\b[^>]*>/gi, '\n').replace(/<[^>]*>/g, '');
+  // the passes below only where they can change something: an export strips every rich text value
+  if (text.includes('&'))
+    text = text.replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_, name: string) => ENTITIES[name]);
+  text = text.replace(/[ \t]{2,}|\t/g, ' ');
+  if (text.includes('\n')) text = text.replace(/\s*\n\s*/g, '\n');
+  return text.trim();
 }
 
 export const textareaField: FieldType<typeof textareaSettingsSchema, string> = {

@@ -1,7 +1,6 @@
 import { idParamSchema, idSchema, PASSWORD_UPDATE_REQUIRED } from '@dossierbase/core';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyInstance } from 'fastify';
-import { createClient } from 'redis';
 import { Server } from 'socket.io';
 import { z } from 'zod';
 import { readSessionUser } from '../auth/current-user';
@@ -40,6 +39,8 @@ function readCookie(header: string | undefined, name: string): string | undefine
 export async function attachRealtime(app: FastifyInstance): Promise<Server> {
   const io = new Server(app.server, { path: '/socket.io', serveClient: false });
   if (app.config.redisUrl) {
+    // only with Redis configured: the client is about 8 MB of the server's memory
+    const { createClient } = await import('redis');
     const pub = createClient({ url: app.config.redisUrl });
     const sub = pub.duplicate();
     // The clients reconnect by themselves; an unheard 'error' would end the process.

@@ -1,5 +1,4 @@
 import { AVATAR_SIZES, MAX_AVATAR_BYTES, PROFILE_MESSAGES } from '@dossierbase/core';
-import sharp from 'sharp';
 import { badRequest } from '../../http-errors';
 
 // An uploaded picture becomes the avatar's two square WebP images. sharp decides what the bytes are
@@ -31,6 +30,8 @@ export function dataUrlBytes(dataUrl: string): Buffer {
 
 /** The picture cut to a square around its most interesting part, at 64 and 200 pixels, as WebP. */
 export async function makeAvatarImages(bytes: Buffer): Promise<AvatarImages> {
+  // loaded on first use: about 15 MB of the server's memory
+  const { default: sharp } = await import('sharp');
   const metadata = await sharp(bytes)
     .metadata()
     .catch(() => null);

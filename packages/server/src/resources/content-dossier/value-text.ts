@@ -31,6 +31,11 @@ export const namesOthers = (v: VisibleItem) => {
   return refs === 'users' || refs === 'dossiers';
 };
 
+/** How many texts of distinct values each item keeps (a few hundred KB at most). */
+const KNOWN_TEXTS = 5000;
+/** After this many values not met before, an item met again less often than not keeps no texts. */
+const KNOWN_TRIAL = 1000;
+
 export async function valueFormatter(db: Db, access: EnvironmentAccess, items: readonly VisibleItem[]) {
   const environmentId = access.environment.id;
   const optionFieldIds = items.flatMap((v) => (v.field && refsOf(v) === 'options' ? [v.field.id] : []));
@@ -49,11 +54,18 @@ export async function valueFormatter(db: Db, access: EnvironmentAccess, items: r
   // what text() needs of an item, worked out once per item (an export formats every value of every row)
   const formatOf = (v: VisibleItem) => {
     const type = fieldTypeOf(v);
+    const refs = refsOf(v);
     return {
-      refs: refsOf(v),
+      refs,
       type: type && isFieldTypeName(type) ? getFieldType(type) : null,
       settings: fieldSettingsOf(v),
       options: optionsOf.get(v.field?.id ?? 0) ?? [],
+      // the texts of values met before: a value's text depends on nothing else here (a user's once
+      // prepare() has their name); an export meets the same status, user, date or number often. An
+      // item whose values are seldom met twice (titles, e-mail addresses) stops keeping them.
+      known: new Map<string | number | boolean, string>() as Map<string | number | boolean, string> | null,
+      hits: 0,
+      misses: 0,
     };
   };
   const formats = new Map(items.map((v) => [v.item.id, formatOf(v)]));
@@ -106,15 +118,34 @@ export async function valueFormatter(db: Db, access: EnvironmentAccess, items: r
           .map((id) => dossiers.get(id) ?? `#${id}`)
           .join(', ');
       if (!type) return typeof value === 'string' ? value : JSON.stringify(value);
+      // short values only: a long text (rich text, say) is rarely met twice and would fill the memory
+      const primitive =
+        typeof value === 'object' || (typeof value === 'string' && value.length > 64)
+          ? null
+          : (value as string | number | boolean);
+      if (primitive !== null && format.known) {
+        const known = format.known.get(primitive);
+        if (known !== undefined) {
+          format.hits += 1;
+          return known;
+        }
+        format.misses += 1;
+        if (format.misses >= KNOWN_TRIAL && format.hits < format.misses) format.known = null;
+      }
       const ctx: FieldContext = {};
       if (refs === 'options') ctx.options = format.options;
       if (refs === 'users')
         ctx.users = idsIn(value).flatMap((id) => (users.has(id) ? [{ id, name: users.get(id) }] : []));
+      let text: string;
       try {
-        return type.format(value as never, format.settings as never, 'nl', ctx);
+        text = type.format(value as never, format.settings as never, 'nl', ctx);
       } catch {
-        return typeof value === 'string' ? value : JSON.stringify(value);
+        text = typeof value === 'string' ? value : JSON.stringify(value);
       }
+      const final = refs !== 'users' || users.has(primitive as number);
+      if (primitive !== null && final && format.known && format.known.size < KNOWN_TEXTS)
+        format.known.set(primitive, text);
+      return text;
     },
   };
 }

@@ -19,25 +19,29 @@ export const CSV_FIXED = {
 const BOM = '\ufeff';
 const NEEDS_QUOTES = /[",\r\n]/;
 
-/** One CSV record: cells quoted when they hold a comma, quote or line break (quotes doubled), CRLF. */
+/** One CSV cell: quoted when it holds a comma, quote or line break (quotes doubled). */
+const csvCell = (cell: string) => (NEEDS_QUOTES.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell);
+
+/** One CSV record: its cells as csvCell writes them, then CRLF. */
 export function csvRecord(cells: readonly string[]): string {
   let line = '';
-  for (let i = 0; i < cells.length; i++) {
-    const cell = cells[i];
-    if (i > 0) line += ',';
-    line += NEEDS_QUOTES.test(cell) ? `"${cell.replaceAll('"', '""')}"` : cell;
-  }
+  for (let i = 0; i < cells.length; i++) line += i > 0 ? `,${csvCell(cells[i])}` : csvCell(cells[i]);
   return `${line}\r\n`;
 }
 
 const oneLineBreak = (text: string) => (text.includes('\r') ? text.replace(/\r\n?/g, '\n') : text);
 
-function record(fields: ExportField[], formatter: ValueFormatter, row: ExportRow, keepHtml: boolean) {
-  const cells: string[] = [String(row.id)];
+/** A dossier's record, written straight into its line (no array of cells: it runs for every row). */
+function record(
+  fields: ExportField[],
+  formatter: ValueFormatter,
+  row: ExportRow,
+  options: { separator: string; keepHtml: boolean },
+) {
+  let line = String(row.id);
   for (let i = 0; i < fields.length; i++)
-    cells.push(oneLineBreak(fieldText(formatter, fields[i], row.values[i], { separator: '|', keepHtml })));
-  cells.push(row.created_by, row.created_at, row.modified_by, row.modified_at);
-  return cells;
+    line += `,${csvCell(oneLineBreak(fieldText(formatter, fields[i], row.values[i], options)))}`;
+  return `${line},${csvCell(row.created_by)},${csvCell(row.created_at)},${csvCell(row.modified_by)},${csvCell(row.modified_at)}\r\n`;
 }
 
 export function csvStream(
@@ -46,12 +50,13 @@ export function csvStream(
   pages: AsyncIterable<ExportRow[]>,
   keepHtml: boolean,
 ): Readable {
+  const options = { separator: '|', keepHtml };
   async function* chunks() {
     const header = [...CSV_FIXED.before, ...fields.map((f) => oneLineBreak(f.name)), ...CSV_FIXED.after];
     yield BOM + csvRecord(header);
     for await (const rows of pages) {
       let text = '';
-      for (const row of rows) text += csvRecord(record(fields, formatter, row, keepHtml));
+      for (const row of rows) text += record(fields, formatter, row, options);
       if (text) yield text;
     }
   }

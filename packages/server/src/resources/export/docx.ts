@@ -1,20 +1,12 @@
-import {
-  Document,
-  HeadingLevel,
-  Packer,
-  Paragraph,
-  Table,
-  TableCell,
-  TableRow,
-  TextRun,
-  WidthType,
-} from 'docx';
 import type { DossierDocument } from './data';
 
 // One dossier as a Word document (.docx, built by the docx library): the entity, the title as a
 // heading, and a table of labels and values.
 
-export function dossierDocx(doc: DossierDocument): Promise<Buffer> {
+/** The document's bytes. docx is loaded on first use: it is about 10 MB of the server's memory. */
+export async function dossierDocx(doc: DossierDocument): Promise<Buffer> {
+  const { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, TextRun, WidthType } =
+    await import('docx');
   const cell = (text: string, bold: boolean, width: number) =>
     new TableCell({
       width: { size: width, type: WidthType.PERCENTAGE },

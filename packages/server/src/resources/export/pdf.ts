@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import PDFDocument from 'pdfkit';
 import type { DossierDocument } from './data';
 
 // One dossier as a PDF, drawn by pdfkit on the server (no browser): the entity, the title, and a
@@ -16,8 +15,9 @@ const FONTS = [
 const font = FONTS.find((pair) => pair.every((file) => existsSync(file)));
 const [REGULAR, BOLD] = font ?? ['Helvetica', 'Helvetica-Bold'];
 
-/** The PDF's bytes. */
-export function dossierPdf(doc: DossierDocument): Promise<Buffer> {
+/** The PDF's bytes. pdfkit is loaded on first use: it is about 17 MB of the server's memory. */
+export async function dossierPdf(doc: DossierDocument): Promise<Buffer> {
+  const { default: PDFDocument } = await import('pdfkit');
   const pdf = new PDFDocument({ size: 'A4', margin: 50, info: { Title: doc.title, Subject: doc.entity } });
   const chunks: Buffer[] = [];
   pdf.on('data', (chunk: Buffer) => chunks.push(chunk));
