@@ -83,7 +83,10 @@ function ChartFrame({
         aria-label={label}
         data-testid="block-chart"
         data-format={format}
-        style={{ overflow: 'auto', maxHeight: '100%' }}
+        // only a chart wider than its block scrolls (reachable by keyboard, as a scrolling region must
+        // be); any other is cut to its block, where a moment's larger drawing made a region that scrolled
+        tabIndex={scrolls ? 0 : undefined}
+        style={{ overflow: scrolls ? 'auto' : 'hidden', maxHeight: '100%' }}
       >
         <div
           aria-hidden="true"

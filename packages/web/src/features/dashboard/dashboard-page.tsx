@@ -118,7 +118,11 @@ export function DashboardPage() {
   const { width: measured, containerRef, mounted } = useContainerWidth();
   // the width stays while a block is moved or resized: a scroll bar coming or going would end the move
   const [frozen, setFrozen] = useState<number | null>(null);
-  const width = frozen ?? measured;
+  // a width of 0 (the page hidden or leaving for a moment) is not a screen of 0 pixels: the grid keeps
+  // its last width rather than build the layout of its narrowest breakpoint
+  const lastWidth = useRef(0);
+  if (measured > 0) lastWidth.current = measured;
+  const width = frozen ?? (measured > 0 ? measured : lastWidth.current || measured);
 
   const started = () => setFrozen(measured);
   /** Moves or resizes a block by grid steps (the block's Arrange menu, by keyboard too), and saves. */
@@ -271,10 +275,17 @@ export function DashboardPage() {
               onBreakpointChange={(_breakpoint, cols) => {
                 columns.current = cols;
               }}
-              onLayoutChange={(current) => {
+              onLayoutChange={(current, all) => {
                 // the grid as the library compacted it, so that the first move starts from it
-                // (only when it moved something: a new but equal layout would be handed back to it)
-                if (columns.current === 12 && !samePlaces(current, gridItems))
+                // (only when it moved something: a new but equal layout would be handed back to it).
+                // Only a layout of 12 columns, known by the breakpoint it is kept under: the library
+                // may hand over a narrow breakpoint's layout after onBreakpointChange has already
+                // said 12, and that layout taken for the 12 columns' made the grid flip between the two
+                // on every frame.
+                const breakpoint = (Object.keys(all) as (keyof typeof COLUMNS)[]).find(
+                  (name) => all[name] === current,
+                );
+                if (breakpoint && COLUMNS[breakpoint] === 12 && !samePlaces(current, gridItems))
                   setLayout(withHidden(current).map((item) => ({ ...item, minW: MIN_SIZE, minH: MIN_SIZE })));
               }}
               onDragStart={started}
