@@ -293,10 +293,22 @@ test('the editor works with the keyboard alone: groups are added and moved witho
     await page.goto('/querybuilder/0');
     await page.getByTestId('query-entity').focus();
     await page.keyboard.type('Member');
-    await page.getByRole('option', { name: 'Member', exact: true }).waitFor();
-    await page.keyboard.press('ArrowDown');
-    await page.keyboard.press('Enter');
-    await page.getByTestId('query-entity-name').getByText('Member', { exact: true }).waitFor();
+    // Arrow down to the option named Member, then Enter. Under load the list was at times drawn again
+    // between the two keys (its selection gone), so the choice is made again until it is taken.
+    const member = page.getByRole('option', { name: 'Member', exact: true });
+    await member.waitFor();
+    const chosen = page.getByTestId('query-entity-name').getByText('Member', { exact: true });
+    const selected = async () =>
+      (await member.isVisible()) && (await member.getAttribute('data-combobox-selected')) !== null;
+    await expect
+      .poll(async () => {
+        if ((await chosen.count()) > 0) return true;
+        // ArrowDown opens the list again when it has closed, and moves through it
+        for (let i = 0; i < 10 && !(await selected()); i++) await page.keyboard.press('ArrowDown');
+        await page.keyboard.press('Enter');
+        return (await chosen.count()) > 0;
+      })
+      .toBe(true);
 
     // two groups; the first gets a field condition
     await page.getByTestId('query-add-combinator').focus();
