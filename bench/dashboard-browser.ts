@@ -16,6 +16,7 @@ import {
   percentile,
   repoRoot,
   signIn,
+  signInInBrowser,
   startServer,
   stopServer,
 } from './harness';
@@ -194,10 +195,7 @@ async function main() {
       reducedMotion: 'reduce',
     });
     const page = await context.newPage();
-    await page.goto('/login');
-    await page.getByTestId('login-username').fill(username);
-    await page.getByTestId('login-password').fill(password);
-    await page.getByTestId('login-submit').click();
+    await signInInBrowser(page, username, password);
     await page.waitForURL('**/environment');
     await page.getByTestId('environment-open').first().click();
     await page.waitForURL(`${server.address}/`);

@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { hashPassword } from '../packages/server/src/auth/passwords';
 import type { Db } from '../packages/server/src/db/database';
 import { freePort } from '../packages/server/test/free-port';
@@ -402,4 +402,13 @@ export function launchChromium() {
       '--disable-background-networking',
     ],
   });
+}
+
+/** Signs in through the login form of the page's server and waits until the page has left it. */
+export async function signInInBrowser(page: Page, username: string, password: string) {
+  await page.goto('/login');
+  await page.getByTestId('login-username').fill(username);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
 }

@@ -36,6 +36,7 @@ import {
   percentile,
   repoRoot,
   signIn,
+  signInInBrowser,
   startServer,
   stopServer,
 } from './harness';
@@ -127,11 +128,7 @@ async function drawnInChromium(address: string, board: number) {
   try {
     const context = await browser.newContext({ baseURL: address, viewport: { width: 1600, height: 1000 } });
     const page = await context.newPage();
-    await page.goto('/login');
-    await page.getByTestId('login-username').fill(USERNAME);
-    await page.getByTestId('login-password').fill(PASSWORD);
-    await page.getByTestId('login-submit').click();
-    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    await signInInBrowser(page, USERNAME, PASSWORD);
     const samples: number[] = [];
     for (let i = 0; i < WARMUP / 10 + BROWSER_LOADS; i++) {
       await page.goto(`/contentdossier/${board}`);

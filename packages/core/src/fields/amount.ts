@@ -74,41 +74,37 @@ export const CURRENCY_SYMBOLS: Readonly<Record<string, string>> = {
   VND: '₫',
 };
 
-/** An amount with the currency's symbol (CURRENCY_SYMBOLS), placed where the locale puts it. */
-// The number format options per number of decimals, made once: numberFormat() finds its format by
-// the options object itself.
-const DIGITS = new Map<number, Intl.NumberFormatOptions>();
-const PERCENT = new Map<number, Intl.NumberFormatOptions>();
-const CURRENCY = new Map<string, Intl.NumberFormatOptions>();
-function digitsOptions(decimals: number): Intl.NumberFormatOptions {
-  let options = DIGITS.get(decimals);
+const KEPT_OPTIONS = new Map<string, Intl.NumberFormatOptions>();
+
+/** The same options object for the same key every time: numberFormat() finds its format by it. */
+function keptOptions(key: string, make: () => Intl.NumberFormatOptions): Intl.NumberFormatOptions {
+  let options = KEPT_OPTIONS.get(key);
   if (!options) {
-    options = { minimumFractionDigits: decimals, maximumFractionDigits: decimals };
-    DIGITS.set(decimals, options);
-  }
-  return options;
-}
-function percentOptions(decimals: number): Intl.NumberFormatOptions {
-  let options = PERCENT.get(decimals);
-  if (!options) {
-    options = { style: 'percent', ...digitsOptions(decimals) };
-    PERCENT.set(decimals, options);
+    options = make();
+    KEPT_OPTIONS.set(key, options);
   }
   return options;
 }
 
+const digitsOptions = (decimals: number) =>
+  keptOptions(`digits ${decimals}`, () => ({
+    minimumFractionDigits: decimals,
+    maximumFractionDigits: decimals,
+  }));
+
+/** An amount with the currency's symbol (CURRENCY_SYMBOLS), placed where the locale puts it. */
 function formatCurrency(
   value: number,
   locale: string | undefined,
   currency: string,
-  digits: Intl.NumberFormatOptions,
+  decimals: number,
 ): string {
-  const key = `${currency} ${digits.maximumFractionDigits}`;
-  let options = CURRENCY.get(key);
-  if (!options) {
-    options = { style: 'currency', currency, currencyDisplay: 'narrowSymbol', ...digits };
-    CURRENCY.set(key, options);
-  }
+  const options = keptOptions(`currency ${currency} ${decimals}`, () => ({
+    style: 'currency',
+    currency,
+    currencyDisplay: 'narrowSymbol',
+    ...digitsOptions(decimals),
+  }));
   const parts = numberFormat(locale, options).formatToParts(value);
   const symbol = CURRENCY_SYMBOLS[currency];
   return parts
@@ -147,11 +143,16 @@ export const amountField: FieldType<typeof amountSettingsSchema, number> = {
   sortable: () => true,
   format(value, settings, locale) {
     if (typeof value !== 'number') return '';
-    const digits = digitsOptions(settings.decimals);
-    if (settings.valueType === 'currency') return formatCurrency(value, locale, settings.currency, digits);
-    if (settings.valueType === 'percentage')
-      return formatNumber(value / 100, locale, percentOptions(settings.decimals));
-    return formatNumber(value, locale, digits);
+    const { decimals } = settings;
+    if (settings.valueType === 'currency') return formatCurrency(value, locale, settings.currency, decimals);
+    if (settings.valueType === 'percentage') {
+      const percent = keptOptions(`percent ${decimals}`, () => ({
+        style: 'percent',
+        ...digitsOptions(decimals),
+      }));
+      return formatNumber(value / 100, locale, percent);
+    }
+    return formatNumber(value, locale, digitsOptions(decimals));
   },
   sqlCast: () => 'numeric',
 };

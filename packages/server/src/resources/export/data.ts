@@ -122,6 +122,7 @@ const exportDateTimeSql = (column: string) =>
 function withExportColumns(query: ListQuery, environmentId: number, fields: ExportField[]) {
   // the dates as ISO text only for fields that show them as their type does (system date fields)
   const isoDates = fields.some((f) => !f.v.link && sourceOf(f.v)?.from === 'column');
+  const isoDate = (column: string) => (isoDates ? iso(column) : sql<string>`null`);
   let q = query
     .leftJoin('app_user as export_creator', 'export_creator.id', 'content_dossier.created_by')
     .leftJoin('app_user as export_modifier', 'export_modifier.id', 'content_dossier.modified_by')
@@ -131,8 +132,8 @@ function withExportColumns(query: ListQuery, environmentId: number, fields: Expo
       'content_dossier.values',
       'content_dossier.created_by',
       'content_dossier.modified_by',
-      isoDates ? iso('content_dossier.created_at').as('created_at') : sql<string>`null`.as('created_at'),
-      isoDates ? iso('content_dossier.modified_at').as('modified_at') : sql<string>`null`.as('modified_at'),
+      isoDate('content_dossier.created_at').as('created_at'),
+      isoDate('content_dossier.modified_at').as('modified_at'),
       exportDateTimeSql('content_dossier.created_at').as('created_text'),
       exportDateTimeSql('content_dossier.modified_at').as('modified_text'),
       'export_creator.username as creator',

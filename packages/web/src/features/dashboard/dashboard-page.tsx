@@ -99,9 +99,8 @@ export function DashboardPage() {
   ];
   const hiddenBlocks = shown.filter((block) => hiding.hidden.has(block.uuid));
   // the same object while the layout stays: a new one would reset a drag under way
-  // the one layout of 12 columns for each breakpoint of 12 columns: given only lg, the library made
-  // its own for md and sm, compacted differently, which onLayoutChange handed back as lg, and so on
-  // without end (the page redrew its blocks continuously once the menu narrowed the grid)
+  // the one layout of 12 columns for each breakpoint of 12 columns, so that the library does not make
+  // its own for md and sm (only the narrower ones, of fewer columns, are its own)
   const layouts = useMemo(() => ({ lg: gridItems, md: gridItems, sm: gridItems }), [gridItems]);
 
   const save = useMutation({
@@ -122,7 +121,7 @@ export function DashboardPage() {
   // its last width rather than build the layout of its narrowest breakpoint
   const lastWidth = useRef(0);
   if (measured > 0) lastWidth.current = measured;
-  const width = frozen ?? (measured > 0 ? measured : lastWidth.current || measured);
+  const width = frozen ?? (measured > 0 ? measured : lastWidth.current);
 
   const started = () => setFrozen(measured);
   /** Moves or resizes a block by grid steps (the block's Arrange menu, by keyboard too), and saves. */
