@@ -10,6 +10,7 @@ import {
 import { addMember, buildDefDossier, buildEnvironment } from '../../server/test/factories';
 import { buildEveryTypeEntity, type EveryTypeEntity, insertDossier } from './dossier-fixture';
 import {
+  chooseOption,
   DEMO_PASSWORD,
   openBrowser,
   openDemoAsAdmin,
@@ -44,10 +45,8 @@ async function fillText(page: Page, field: string, text: string) {
   await input.blur();
 }
 
-async function pick(page: Page, field: string, option: string) {
-  await item(page, field).locator('input').first().click();
-  await page.getByRole('option', { name: option, exact: true }).click();
-}
+const pick = (page: Page, field: string, option: string) =>
+  chooseOption(page, item(page, field).locator('input').first(), option);
 
 async function createdId(page: Page): Promise<number> {
   await page.waitForURL(/\/contentdossier\/\d+$/);
@@ -92,8 +91,7 @@ test('an admin creates, reads and edits a dossier with every field type; duplica
     } else await fillText(page, 'Location', '52.370216, 4.895168');
     await pick(page, 'Status', 'Open');
     await pick(page, 'Category', 'Parent');
-    await item(page, 'Organisation').locator('input').first().click();
-    await page.getByRole('option', { name: 'Acme', exact: true }).click();
+    await chooseOption(page, item(page, 'Organisation').locator('input').first(), 'Acme');
     const upload = item(page, 'Attachment').locator('input[type="file"]');
     if ((await upload.count()) > 0)
       await upload.setInputFiles({ name: 'note.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import axe from 'axe-core';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { buildApp } from '../../server/src/app';
 import type { Config } from '../../server/src/config';
 import type { Db } from '../../server/src/db/database';
@@ -235,6 +235,25 @@ export async function tabTo(page: Page, selector: string, limit = 80) {
     await page.keyboard.press('Tab');
   }
   throw new Error(`Tab never reached ${selector}`);
+}
+
+/**
+ * Opens a dropdown with `opener` and clicks its option `name`. Under load a dropdown that grew when
+ * its options arrived was sometimes left hidden (floating-ui hides a dropdown whose input it thinks
+ * scrolled away); the user then clicks the input again, and so does this.
+ */
+export async function chooseOption(page: Page, opener: Locator, name: string, attempts = 3) {
+  for (let attempt = 1; ; attempt++) {
+    await opener.scrollIntoViewIfNeeded();
+    await opener.click();
+    try {
+      await page.getByRole('option', { name, exact: true }).click({ timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await page.keyboard.press('Escape');
+    }
+  }
 }
 
 /** A client of the demo records (seedDemoRecords): the first, or the newest. */
