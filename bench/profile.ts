@@ -16,6 +16,30 @@ interface ProfileNode {
   children?: number[];
 }
 
+/**
+ * Time of each of the project's functions (packages/) including everything it calls, counted once
+ * per sample even where a function calls itself: where a stage of the request spends its time.
+ */
+function inclusiveOfOwn(nodes: ProfileNode[]): Map<string, number> {
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  const parentOf = new Map<number, number>();
+  for (const node of nodes) for (const child of node.children ?? []) parentOf.set(child, node.id);
+  const inclusive = new Map<string, number>();
+  for (const node of nodes) {
+    if (node.hitCount === 0) continue;
+    const seen = new Set<string>();
+    for (let id: number | undefined = node.id; id !== undefined; id = parentOf.get(id)) {
+      const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+      if (!url.includes('/packages/')) continue;
+      const key = `${functionName || '(anonymous)'} ${url.split('/packages/')[1]}:${lineNumber + 1}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      inclusive.set(key, (inclusive.get(key) ?? 0) + node.hitCount);
+    }
+  }
+  return inclusive;
+}
+
 async function main() {
   const i = process.argv.indexOf('--requests');
   const requests = i >= 0 ? Number(process.argv[i + 1]) : 2000;
@@ -97,6 +121,9 @@ async function main() {
   );
   console.log(`\nby package (self time):\n${top(byPackage, 15)}`);
   console.log(`\nby function (self time):\n${top(byFunction, 40)}`);
+  console.log(
+    `\nthe server's own functions with what they call (inclusive time):\n${top(inclusiveOfOwn(profile.nodes), 30)}`,
+  );
   await app.close();
   await db.destroy();
 }
