@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { onPostgresServer, testPostgresUrl } from '../../test/test-app';
 import { type Db, dropSchema, migrate, openDatabase } from './database';
-import { JSON_COLUMNS } from './json-columns';
+import { JSON_COLUMNS, JsonColumnsPlugin } from './json-columns';
 
 let db: Db;
 let schema: string | null = null;
@@ -84,4 +84,34 @@ test('text already serialised passes through unchanged, and real array columns s
     .executeTakeFirstOrThrow();
   expect(user.roles).toEqual(['ROLE_USER']);
   expect(user.private_settings).toEqual({ presence: 'away' });
+});
+
+test('a write inside a CTE or a raw statement is serialised too; a select passes untouched', async () => {
+  const environment = await db
+    .insertInto('environment')
+    .values({ name: `json-${randomBytes(3).toString('hex')}`, description: '', settings: {} })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const inCte = await db
+    .with('made', (w) =>
+      w
+        .insertInto('role')
+        .values({ environment_id: environment.id, name: 'in cte', translations: [] })
+        .returning('id'),
+    )
+    .selectFrom('made')
+    .select('id')
+    .executeTakeFirstOrThrow();
+  const translations = [{ culture: 'en_GB', name: 'Raw' }];
+  await sql`${db.updateTable('role').set({ translations }).where('id', '=', inCte.id)}`.execute(db);
+  const stored = await db
+    .selectFrom('role')
+    .select('translations')
+    .where('id', '=', inCte.id)
+    .executeTakeFirstOrThrow();
+  expect(stored.translations).toEqual(translations);
+
+  const select = db.selectFrom('role').select('id').where('name', '=', 'x').toOperationNode();
+  const plugin = new JsonColumnsPlugin();
+  expect(plugin.transformQuery({ node: select, queryId: { queryId: 'q' } })).toBe(select);
 });

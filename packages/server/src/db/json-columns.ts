@@ -101,13 +101,32 @@ class JsonValueTransformer extends OperationNodeTransformer {
   }
 }
 
+/**
+ * Whether a query tree holds an insert or an update anywhere (a CTE, a raw statement around one).
+ * Read-only and allocation-free: the transformer rebuilds and freezes every node it passes, which
+ * for a list page's select was a measurable part of the request, all to change nothing.
+ * Values (ValueNode, PrimitiveValueListNode) are not entered: they hold user data, never queries.
+ */
+function holdsWrite(node: unknown): boolean {
+  if (Array.isArray(node)) return node.some(holdsWrite);
+  if (node === null || typeof node !== 'object') return false;
+  const kind = (node as { kind?: unknown }).kind;
+  if (typeof kind !== 'string' || kind === 'ValueNode' || kind === 'PrimitiveValueListNode') return false;
+  if (kind === 'InsertQueryNode' || kind === 'UpdateQueryNode') return true;
+  for (const key in node) {
+    const child = (node as Record<string, unknown>)[key];
+    if (child !== null && typeof child === 'object' && holdsWrite(child)) return true;
+  }
+  return false;
+}
+
 export class JsonColumnsPlugin implements KyselyPlugin {
   private readonly transformer = new JsonValueTransformer(
     new Map(Object.entries(JSON_COLUMNS).map(([table, columns]) => [table, new Set(columns)])),
   );
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return this.transformer.transformNode(args.node);
+    return holdsWrite(args.node) ? this.transformer.transformNode(args.node) : args.node;
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
