@@ -36,16 +36,28 @@ export function fieldTypeOf(rows: ItemRows): string | null {
  * the display item's (a link item: the link's, then the item's); parsed as parseFieldSettings does.
  */
 export function fieldSettingsOf(rows: ItemRows): Record<string, unknown> {
-  if (rows.link) return parseFieldSettings('link', rows.link.settings, rows.item.settings);
-  if (rows.dataField && rows.field)
-    return parseFieldSettings(
-      rows.field.type,
-      rows.field.settings,
-      rows.dataField.settings,
-      rows.item.settings,
-    );
-  return {};
+  const type = fieldTypeOf(rows);
+  const levels = rows.link
+    ? [rows.link.settings, rows.item.settings]
+    : [rows.field?.settings, rows.dataField?.settings, rows.item.settings];
+  const known = parsedSettings.get(rows);
+  if (known && known.type === type && known.levels.every((level, i) => level === levels[i]))
+    return known.settings;
+  const settings = type && (rows.link || rows.dataField) ? parseFieldSettings(type, ...levels) : {};
+  parsedSettings.set(rows, { type, levels, settings });
+  return settings;
 }
+
+/**
+ * The settings of an item's rows as last parsed, by the rows object: the server's display items live
+ * in its configuration cache and are asked for their settings on every list request and for every
+ * value written. Kept while the rows object lives; parsed again when the field type or any settings
+ * object behind them is replaced.
+ */
+const parsedSettings = new WeakMap<
+  ItemRows,
+  { type: string | null; levels: unknown[]; settings: Record<string, unknown> }
+>();
 
 /** The type whose display a dossier-data item (settings.dossier_data) uses for its value. */
 export const DOSSIER_DATA_TYPES: Readonly<Record<(typeof DOSSIER_DATA_KEYS)[number], FieldTypeName>> = {

@@ -118,6 +118,20 @@ describe('the field behind a display item', () => {
     expect(valueTypeOf(rows({ dataField: null, field: null }))).toBeNull();
   });
 
+  it('parses the settings of one rows object once, and again when a settings object is replaced', () => {
+    const field = rows({
+      field: { type: 'list', settings: { multiple: false } },
+      dataField: { obligatory: false, settings: {} },
+      item: { id: 4, settings: {} },
+    });
+    const first = fieldSettingsOf(field);
+    expect(fieldSettingsOf(field)).toBe(first);
+    field.item = { ...field.item, settings: { multiple: true } };
+    expect(fieldSettingsOf(field).multiple).toBe(true);
+    field.field = { type: 'text', settings: {} };
+    expect(fieldSettingsOf(field).multiple).toBeUndefined();
+  });
+
   it('sorts on dossier data, single links and fields whose type sorts them', () => {
     const link = (multiple: boolean) =>
       rows({
