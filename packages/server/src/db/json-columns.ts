@@ -1,7 +1,8 @@
 import {
   ColumnNode,
   type ColumnUpdateNode,
-  type InsertQueryNode,
+  DeleteQueryNode,
+  InsertQueryNode,
   type KyselyPlugin,
   type OperationNode,
   OperationNodeTransformer,
@@ -9,10 +10,12 @@ import {
   type PluginTransformResultArgs,
   PrimitiveValueListNode,
   type QueryResult,
+  RawNode,
   type RootOperationNode,
+  SelectQueryNode,
   TableNode,
   type UnknownRow,
-  type UpdateQueryNode,
+  UpdateQueryNode,
   ValueListNode,
   ValueNode,
   ValuesNode,
@@ -102,21 +105,16 @@ class JsonValueTransformer extends OperationNodeTransformer {
 }
 
 /**
- * Whether a query tree holds an insert or an update anywhere (a CTE, a raw statement around one).
- * Read-only and allocation-free: the transformer rebuilds and freezes every node it passes, which
- * for a list page's select was a measurable part of the request, all to change nothing.
- * Values (ValueNode, PrimitiveValueListNode) are not entered: they hold user data, never queries.
+ * Whether a statement writes: an insert or an update at its top, in a WITH of its top (the only
+ * place PostgreSQL allows one), or in a raw statement around either. Looks at those places only,
+ * without rebuilding anything: the transformer rebuilds and freezes every node it passes, which for a
+ * list page's select was a measurable part of the request, all to change nothing.
  */
-function holdsWrite(node: unknown): boolean {
-  if (Array.isArray(node)) return node.some(holdsWrite);
-  if (node === null || typeof node !== 'object') return false;
-  const kind = (node as { kind?: unknown }).kind;
-  if (typeof kind !== 'string' || kind === 'ValueNode' || kind === 'PrimitiveValueListNode') return false;
-  if (kind === 'InsertQueryNode' || kind === 'UpdateQueryNode') return true;
-  for (const key in node) {
-    const child = (node as Record<string, unknown>)[key];
-    if (child !== null && typeof child === 'object' && holdsWrite(child)) return true;
-  }
+function writes(node: OperationNode): boolean {
+  if (InsertQueryNode.is(node) || UpdateQueryNode.is(node)) return true;
+  if (RawNode.is(node)) return node.parameters.some(writes);
+  if (SelectQueryNode.is(node) || DeleteQueryNode.is(node))
+    return node.with?.expressions.some((cte) => writes(cte.expression)) ?? false;
   return false;
 }
 
@@ -126,7 +124,7 @@ export class JsonColumnsPlugin implements KyselyPlugin {
   );
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
-    return holdsWrite(args.node) ? this.transformer.transformNode(args.node) : args.node;
+    return writes(args.node) ? this.transformer.transformNode(args.node) : args.node;
   }
 
   async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
