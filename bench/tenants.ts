@@ -217,6 +217,10 @@ async function main() {
     ['(a) list 50, 2 filters, date sort: p50 / p95', (a, o) => within(a, o), 1],
     ['(c) create dossier: p50 / p95', (a, o) => within(a, o), 1],
     ['(d) 10 clients, 10 s, query (a), after warm-up', () => ''],
+    // the same work in both runs, for how fast the shared machine was at the time of each
+    ['(d) CPU per request under load: server / PostgreSQL / load clients', () => ''],
+    ['(e) raw SQL page query: p50 / p95', () => ''],
+    ['(g) machine speed: fixed JS loop (1e8 iterations) at start / end', () => ''],
     ['(i) planning time of the page query (a), warm connection', (_, o) => verdict(o < 2, '< 2 ms')],
     [
       '(i) page query (a) as the first statement on a new connection (5x): median / max',
