@@ -1,12 +1,11 @@
 import { PASSWORD_UPDATE_REQUIRED } from '@dossierbase/core';
 import type { FastifyRequest } from 'fastify';
-import { compiledOnce } from '../db/compiled-once';
 import type { Db } from '../db/database';
 import type { UserRow } from '../db/schema';
 import { forbidden, unauthorized } from '../http-errors';
-import { readSignedInUser } from '../policy/environment';
+import { readSignedIn, readSignedInUser } from '../policy/environment';
 import { mustReplacePassword } from '../policy/user';
-import { ACCESS_COOKIE, type SessionClaims, sessionIsOpen } from './session';
+import { ACCESS_COOKIE, type SessionClaims } from './session';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -27,21 +26,9 @@ export async function sessionClaims(request: FastifyRequest): Promise<SessionCla
   return request.claims;
 }
 
-const readUserOfSession = compiledOnce(
-  (db: Db, userId: number, sessionId: number) =>
-    db
-      .selectFrom('app_user as u')
-      .selectAll('u')
-      .where('u.id', '=', userId)
-      .where('u.active', '=', true)
-      .where(sessionIsOpen(sessionId)),
-  2,
-);
-
 /** The active user of verified claims, while the session they were signed into is open. */
 export async function readSessionUser(db: Db, claims: SessionClaims): Promise<UserRow | undefined> {
-  const [user] = await readUserOfSession(db, claims.userId, claims.sessionId);
-  return user;
+  return (await readSignedIn(db, claims, null))?.user;
 }
 
 /** The signed-in, active user of this request (session still open); 401 otherwise. */

@@ -7,7 +7,7 @@ import {
 } from '@dossierbase/core';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildUser } from '../../test/factories';
+import { addMember, buildEnvironment, buildUser } from '../../test/factories';
 import { createTestApp, type TestApp, type TestClient } from '../../test/test-app';
 import { generateOtpCode, generateOtpSecret } from './otp';
 import { sha256 } from './secret-tokens';
@@ -560,6 +560,30 @@ describe('session cookies', () => {
     expect((await copied.get('/api/user/profile')).statusCode).toBe(401);
     expect((await copied.get('/api/ttl_token')).statusCode).toBe(401);
     expect((await copied.get('/api/environment')).statusCode).toBe(401);
+  });
+
+  test('a call about an environment is refused once the session is closed or the user deactivated', async () => {
+    const environment = await buildEnvironment(t.db);
+    const user = await buildUser(t.db);
+    await addMember(t.db, environment.id, { user });
+    // the sign-in read without an environment (then openEnvironment), and with it (favourites)
+    const paths = [
+      `/api/environment/${environment.id}`,
+      `/api/contentdossier/favorites?environment=${environment.id}`,
+    ];
+    const client = await t.client().login(user.username, user.password);
+    const access = client.cookies.get(ACCESS_COOKIE)!;
+    expect((await client.get(paths[0])).json().name).toBe(environment.name);
+    for (const path of paths) expect((await client.get(path)).statusCode).toBe(200);
+    expect((await client.post('/api/logout_cookie')).statusCode).toBe(200);
+    const copied = t.client();
+    copied.cookies.set(ACCESS_COOKIE, access);
+    for (const path of paths) expect((await copied.get(path)).statusCode).toBe(401);
+
+    const again = await t.client().login(user.username, user.password);
+    for (const path of paths) expect((await again.get(path)).statusCode).toBe(200);
+    await t.db.updateTable('app_user').set({ active: false }).where('id', '=', user.id).execute();
+    for (const path of paths) expect((await again.get(path)).statusCode).toBe(401);
   });
 
   test('signing out ends only that session: the same user signed in elsewhere stays signed in', async () => {

@@ -2,11 +2,10 @@ import { randomBytes } from 'node:crypto';
 import type { TokenData } from '@dossierbase/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { jwtVerify, SignJWT } from 'jose';
-import { type ExpressionBuilder, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config';
 import type { Db } from '../db/database';
-import type { Database, UserRow } from '../db/schema';
+import type { UserRow } from '../db/schema';
 import { userAbilities } from '../policy/user';
 import { recordSignIn } from './activity-record';
 import { newSecret, sha256 } from './secret-tokens';
@@ -306,19 +305,4 @@ export class SessionService {
       maxAge,
     };
   }
-}
-
-/** For a query over `app_user as u`: the session `sessionId` of that user is open. */
-export function sessionIsOpen(sessionId: number) {
-  return (eb: ExpressionBuilder<Database & { u: Database['app_user'] }, 'u'>) =>
-    eb.exists(
-      eb
-        .selectFrom('user_session as s')
-        .select(sql<number>`1`.as('open'))
-        .where('s.id', '=', sessionId)
-        .whereRef('s.user_id', '=', 'u.id')
-        .where((inner) =>
-          inner.or([inner('s.ends_at', 'is', null), inner('s.ends_at', '>', sql<Date>`now()`)]),
-        ),
-    );
 }

@@ -6,7 +6,7 @@ import {
 } from '@dossierbase/core';
 import { type Selectable, sql } from 'kysely';
 import { noteMemberActivity } from '../auth/activity-record';
-import { type SessionClaims, sessionIsOpen } from '../auth/session';
+import type { SessionClaims } from '../auth/session';
 import { compiledOnce } from '../db/compiled-once';
 import type { Db } from '../db/database';
 import type { EnvironmentRow, EnvironmentUserTable, UserRow } from '../db/schema';
@@ -143,46 +143,69 @@ function userAndEnvironmentQuery(db: Db, userId: number, environmentId: number) 
     .where('u.id', '=', userId);
 }
 
-// Both run on every environment-scoped request: compiled once (db/compiled-once.ts).
+// Runs on every openEnvironment of an environment the request's sign-in did not read: compiled once
+// (db/compiled-once.ts).
 const readEnvironment = compiledOnce(userAndEnvironmentQuery, 2);
-const readSignedInUserAndEnvironment = compiledOnce(
-  (db: Db, userId: number, environmentId: number, sessionId: number) =>
-    userAndEnvironmentQuery(db, userId, environmentId)
-      .select(USER_COLUMNS.map((column) => `u.${column} as user_${column}` as const))
-      .where('u.active', '=', true)
-      .where(sessionIsOpen(sessionId)),
-  3,
-);
+
+/** The environment and membership of a user that readEnvironment read (null: no such environment). */
+async function readEnvironmentOf(db: Db, userId: number, environmentId: number): Promise<EnvironmentRead> {
+  const [row] = await readEnvironment(db, userId, environmentId);
+  if (!row || row.id === null) return null;
+  const env = row as unknown as Record<string, unknown>;
+  return {
+    environment: Object.fromEntries(
+      [...ENVIRONMENT_COLUMNS, 'logo'].map((column) => [column, env[column]]),
+    ) as EnvironmentRow,
+    membership: row.membership
+      ? { ...row.membership, created_at: new Date(row.membership.created_at) }
+      : null,
+  };
+}
+
+type JsonRow = Record<string, unknown>;
+/** A timestamp that came through JSON (as text) as the driver gives it: a Date, or null. */
+const jsonDate = (value: unknown) => (value == null ? null : new Date(value as string));
 
 /**
- * Every environment-scoped call reads the environment with the user's membership, in one statement
- * that starts from the user's row: `signedInWith` also reads the user, for the request's sign-in
- * check (active, and the session of the access token still open). The logo's bytes (up to 2 MB)
- * stay behind; the logo route reads them.
+ * What every signed-in call reads first, in one call of the database function signed_in_read
+ * (migration 2026-11-29T0500; inside it the statement's plan is kept, where this session plans every
+ * statement anew): the user, when active and the session of the access token still open (undefined
+ * otherwise), and with `environmentId` that environment (without the logo's bytes, which the logo
+ * route reads) and the user's membership of it. The rows come as JSON, their dates as text and the
+ * bigint config_version as a number: they are given the types the driver gives them.
  */
-async function readUserAndEnvironment(
+export async function readSignedIn(
   db: Db,
-  userId: number,
-  environmentId: number,
-  signedInWith: SessionClaims | null,
-) {
-  const [row] = await (signedInWith
-    ? readSignedInUserAndEnvironment(db, userId, environmentId, signedInWith.sessionId)
-    : readEnvironment(db, userId, environmentId));
-  if (!row) return null;
-  const env = row as unknown as Record<string, unknown>;
-  const read: EnvironmentRead =
-    env.id === null
-      ? null
-      : {
-          environment: Object.fromEntries(
-            [...ENVIRONMENT_COLUMNS, 'logo'].map((column) => [column, env[column]]),
-          ) as EnvironmentRow,
-          membership: row.membership
-            ? { ...row.membership, created_at: new Date(row.membership.created_at) }
+  claims: SessionClaims,
+  environmentId: number | null,
+): Promise<{ user: UserRow; read: EnvironmentRead } | undefined> {
+  const { rows } = await sql<{
+    read: { user: JsonRow | null; environment: JsonRow | null; membership: JsonRow | null };
+  }>`select signed_in_read(${environmentId}, ${claims.userId}, ${claims.sessionId}) as read`.execute(db);
+  const { user, environment, membership } = rows[0].read;
+  if (!user) return undefined;
+  return {
+    user: {
+      ...Object.fromEntries(USER_COLUMNS.map((column) => [column, user[column] ?? null])),
+      avatar_at: jsonDate(user.avatar_at),
+      created_at: jsonDate(user.created_at),
+      modified_at: jsonDate(user.modified_at),
+    } as UserRow,
+    read: environment
+      ? {
+          environment: {
+            ...Object.fromEntries(ENVIRONMENT_COLUMNS.map((column) => [column, environment[column] ?? null])),
+            logo: null,
+            config_version: String(environment.config_version),
+            created_at: jsonDate(environment.created_at),
+            modified_at: jsonDate(environment.modified_at),
+          } as EnvironmentRow,
+          membership: membership
+            ? ({ ...membership, created_at: jsonDate(membership.created_at) } as unknown as Membership)
             : null,
-        };
-  return { row, read };
+        }
+      : null,
+  };
 }
 
 // What readSignedInUser read about the environment, for the openEnvironment of the same request: keyed
@@ -191,7 +214,7 @@ const readWithUser = new WeakMap<UserRow, Map<number, EnvironmentRead>>();
 
 /**
  * The active user of the claims whose session is open (undefined otherwise), reading their standing
- * in `environmentId` in the same statement, so that the request's openEnvironment of that environment
+ * in `environmentId` in the same call, so that the request's openEnvironment of that environment
  * costs no statement.
  */
 export async function readSignedInUser(
@@ -199,16 +222,10 @@ export async function readSignedInUser(
   claims: SessionClaims,
   environmentId: number,
 ): Promise<UserRow | undefined> {
-  const result = await readUserAndEnvironment(db, claims.userId, environmentId, claims);
+  const result = await readSignedIn(db, claims, environmentId);
   if (!result) return undefined;
-  const user = Object.fromEntries(
-    USER_COLUMNS.map((column) => [
-      column,
-      (result.row as unknown as Record<string, unknown>)[`user_${column}`],
-    ]),
-  ) as unknown as UserRow;
-  readWithUser.set(user, new Map([[environmentId, result.read]]));
-  return user;
+  readWithUser.set(result.user, new Map([[environmentId, result.read]]));
+  return result.user;
 }
 
 /**
@@ -224,7 +241,7 @@ export async function openEnvironment(
   const known = readWithUser.get(user);
   const read = known?.has(environmentId)
     ? (known.get(environmentId) as EnvironmentRead)
-    : ((await readUserAndEnvironment(db, user.id, environmentId, null))?.read ?? null);
+    : await readEnvironmentOf(db, user.id, environmentId);
   if (!read) throw notFound();
   const { environment, membership } = read;
   if (!membership && !seesAllEnvironments(user)) throw notFound();
