@@ -35,7 +35,9 @@ export async function openDatabase(
       keepAlive: true,
       // During an outage a request waits at most this long for a connection, then answers 503.
       connectionTimeoutMillis: 5_000,
-      // custom plans for prepared statements: see prepared-statements.ts. No JIT: compiling a plan
+      // custom plans for prepared statements: see prepared-statements.ts (the one fixed-shape
+      // statement of every call, the sign-in read, keeps its plan inside the function
+      // signed_in_read, migration 2026-11-29T0500). No JIT: compiling a plan
       // took 100-750 ms, more than the counts and exports it would speed up ever took to run.
       // PGOPTIONS (libpq's variable) adds settings of the deployment's own; the tests use it.
       // cursor_tuple_fraction 1: our one cursor (a whole-list export) reads every row, so its plan
