@@ -42,9 +42,10 @@ function useMenuState() {
     setOpenState(next);
   };
   const small = useMediaQuery(SMALL_SCREEN) ?? false;
-  // Close when the viewport shrinks to a small screen; opening it there again stays possible.
+  // Close when the viewport shrinks to a small screen; opening it there again stays possible. A
+  // window of no width (reported for a moment while Chromium's viewport changes) is not a small screen.
   useEffect(() => {
-    if (small) setOpenState(false);
+    if (small && window.innerWidth > 0) setOpenState(false);
   }, [small]);
   return { open, setOpen, small };
 }
