@@ -156,11 +156,13 @@ async function readEnvironmentOf(db: Db, userId: number, environmentId: number):
     environment: Object.fromEntries(
       [...ENVIRONMENT_COLUMNS, 'logo'].map((column) => [column, env[column]]),
     ) as EnvironmentRow,
-    membership: row.membership
-      ? { ...row.membership, created_at: new Date(row.membership.created_at) }
-      : null,
+    membership: membershipOf(row.membership),
   };
 }
+
+/** A membership read as to_jsonb(environment_user), its date (text in JSON) as a Date. */
+const membershipOf = (json: Membership | JsonRow | null): Membership | null =>
+  json ? ({ ...json, created_at: new Date(json.created_at as string) } as Membership) : null;
 
 type JsonRow = Record<string, unknown>;
 /** A timestamp that came through JSON (as text) as the driver gives it: a Date, or null. */
@@ -200,9 +202,7 @@ export async function readSignedIn(
             created_at: jsonDate(environment.created_at),
             modified_at: jsonDate(environment.modified_at),
           } as EnvironmentRow,
-          membership: membership
-            ? ({ ...membership, created_at: jsonDate(membership.created_at) } as unknown as Membership)
-            : null,
+          membership: membershipOf(membership),
         }
       : null,
   };
