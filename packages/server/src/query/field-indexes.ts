@@ -1,9 +1,10 @@
-import { getFieldType, isFieldTypeName, parseFieldSettings } from '@dossierbase/core';
+import { getFieldType, isFieldTypeName, parseFieldSettings, type SqlCast } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { analyzeDossierPartition, entityDossierPartition } from '../db/partitions';
 import { checkedId, indexableCast, valueExpression } from './field-expression';
 import { concurrentlyKeyword, dossierIndexesNamed, runEntityIndexJob } from './index-jobs';
+import { syncProjection } from './projection';
 import { dropStaleSortIndexes } from './sort-indexes';
 
 // Keeps one partial expression index per data field that a search, advanced-search or list view
@@ -15,6 +16,8 @@ export const INDEXED_VIEWS = ['search', 'advanced-search', 'list'];
 export interface FieldIndexOptions {
   /** CREATE/DROP INDEX CONCURRENTLY (never inside a transaction); default: on PostgreSQL, not on PGlite. */
   concurrently?: boolean;
+  /** entities with at least this many dossiers get a projection (projection.ts; default PROJECTION_FROM) */
+  projectionFrom?: number;
   log?: (message: string, error?: unknown) => void;
 }
 
@@ -23,8 +26,15 @@ export const fieldIndexName = (defDossierId: number, dataFieldId: number) =>
 
 const statisticsName = (indexName: string) => indexName.replace(/^cdx_/, 'cdxs_');
 
-/** The index each used data field should have: name -> expression. */
-export async function wantedFieldIndexes(db: Db, defDossierId: number): Promise<Map<string, string>> {
+/** A data field that a search, advanced-search or list view uses, as its index holds it. */
+export interface IndexedField {
+  dataFieldId: number;
+  cast: SqlCast;
+  expression: string;
+}
+
+/** The data fields of the entity that get an index (and a column of its projection, projection.ts). */
+export async function indexedFields(db: Db, defDossierId: number): Promise<IndexedField[]> {
   const rows = await db
     .selectFrom('display_item as i')
     .innerJoin('def_dossier_def_field as dd', 'dd.id', 'i.def_dossier_def_field_id')
@@ -33,8 +43,9 @@ export async function wantedFieldIndexes(db: Db, defDossierId: number): Promise<
     .where('i.def_dossier_id', '=', defDossierId)
     .where('dd.def_dossier_id', '=', defDossierId)
     .where('i.view', 'in', INDEXED_VIEWS)
+    .orderBy('dd.id')
     .execute();
-  const wanted = new Map<string, string>();
+  const fields = new Map<number, IndexedField>();
   for (const row of rows) {
     if (!isFieldTypeName(row.type)) continue;
     const type = getFieldType(row.type);
@@ -45,9 +56,15 @@ export async function wantedFieldIndexes(db: Db, defDossierId: number): Promise<
     // sortable nor small; system fields read the dossier's own columns).
     if (type.source(settings).from !== 'values' || !indexableCast(cast) || !type.sortable(settings)) continue;
     const expression = valueExpression(row.data_field_id, cast);
-    if (expression) wanted.set(fieldIndexName(defDossierId, row.data_field_id), expression);
+    if (expression) fields.set(row.data_field_id, { dataFieldId: row.data_field_id, cast, expression });
   }
-  return wanted;
+  return [...fields.values()];
+}
+
+/** The index each used data field should have: name -> expression. */
+export async function wantedFieldIndexes(db: Db, defDossierId: number): Promise<Map<string, string>> {
+  const fields = await indexedFields(db, defDossierId);
+  return new Map(fields.map((f) => [fieldIndexName(defDossierId, f.dataFieldId), f.expression]));
 }
 
 /** The cdx_ indexes of the entity that exist on its environment's partition, with their validity. */
@@ -102,7 +119,10 @@ export async function syncFieldIndexes(
 
 const syncQueued = new WeakMap<Db, Set<number>>();
 
-/** Runs syncFieldIndexes in the background; a sync already waiting to run covers a new call too. */
+/**
+ * Runs syncFieldIndexes in the background, then the projection's sync (its columns are the indexed
+ * fields); a sync already waiting to run covers a new call too.
+ */
 export function scheduleFieldIndexSync(db: Db, defDossierId: number, options: FieldIndexOptions = {}): void {
   const queued = syncQueued.get(db) ?? new Set<number>();
   syncQueued.set(db, queued);
@@ -111,9 +131,10 @@ export function scheduleFieldIndexSync(db: Db, defDossierId: number, options: Fi
   runEntityIndexJob(
     db,
     defDossierId,
-    () => {
+    async () => {
       queued.delete(defDossierId);
-      return syncFieldIndexes(db, defDossierId, options);
+      await syncFieldIndexes(db, defDossierId, options);
+      await syncProjection(db, defDossierId, { from: options.projectionFrom });
     },
     options.log,
   );

@@ -4,6 +4,7 @@ import { countQuery, filteredQuery } from './compile/page';
 import { countedTotal, coversWholeEntity } from './dossier-counts';
 import { cachedResult, peekCachedResult } from './list-cache';
 import type { ListParams } from './list-query';
+import { executeOnSet, noteProjectedUse, projectedSet } from './projection-query';
 
 // The total behind pager.items. A list of the whole entity reads its counter (query/dossier-counts.ts).
 // Counting 80,000 matches of a million dossiers exactly takes about a
@@ -55,11 +56,16 @@ export async function listTotal(db: Db, params: ListParams, key: string): Promis
  * The exact count, on one core: with parallel workers it took both cores of a small machine for a
  * quarter of a second, and the pages of the requests meanwhile waited for them.
  */
-function backgroundCount(db: Db, params: ListParams): Promise<number> {
-  return db.transaction().execute(async (trx) => {
+async function backgroundCount(db: Db, params: ListParams): Promise<number> {
+  // on the entity's projection when it holds what the filter reads (projection-query.ts)
+  const set = await projectedSet(db, params, [], true);
+  const count = await db.transaction().execute(async (trx) => {
     await sql`set local max_parallel_workers_per_gather = 0`.execute(trx);
-    return Number((await countQuery(trx, params).executeTakeFirstOrThrow()).count);
+    const [row] = await executeOnSet(trx, set, countQuery(trx, params));
+    return Number(row.count);
   });
+  if (set) noteProjectedUse(db, set);
+  return count;
 }
 
 /** Rows the planner expects the filtered query to return (its statistics, no scan). */

@@ -3,6 +3,7 @@ import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { checkedId } from '../field-expression';
 import type { ListParams } from '../list-query';
+import { executeOnSet, noteProjectedUse, projectedSet } from '../projection-query';
 import type { Column } from './columns';
 import { filteredQuery } from './page';
 
@@ -31,6 +32,12 @@ export interface AggregationRun {
  * beside it.
  */
 export async function runAggregations(db: Db, params: ListParams): Promise<AggregationRun> {
+  // a large set is counted and aggregated on the entity's projection (projection-query.ts)
+  const set = await projectedSet(
+    db,
+    params,
+    params.aggregations.flatMap(({ column }) => (column.kind === 'field' ? [column.dataFieldId] : [])),
+  );
   const results: AggregationRun['results'] = [];
   const plain: { index: number; id: number; aggregate: string; selection: RawBuilder<unknown> }[] = [];
   const optionsOf = new Map<number, { id: number; total: number }[]>();
@@ -60,11 +67,14 @@ export async function runAggregations(db: Db, params: ListParams): Promise<Aggre
             : expr;
         // the value (how many have an option) comes from the shared scan, the options from this one
         plain.push({ index, id, aggregate, selection: sql`count(${expr})` });
-        const rows = await base
-          .select([sql<string>`(${element})::text`.as('option'), sql<number>`count(*)`.as('total')])
-          .where(sql<boolean>`${expr} is not null`)
-          .groupBy(sql`1`)
-          .execute();
+        const rows = await executeOnSet(
+          db,
+          set,
+          base
+            .select([sql<string>`(${element})::text`.as('option'), sql<number>`count(*)`.as('total')])
+            .where(sql<boolean>`${expr} is not null`)
+            .groupBy(sql`1`),
+        );
         // an option is a whole number, as the counters of query/dossier-counts.ts count them
         const options = rows
           .filter((r) => /^[0-9]{1,15}$/.test(r.option))
@@ -83,10 +93,16 @@ export async function runAggregations(db: Db, params: ListParams): Promise<Aggre
     }),
   );
   // Every query above was started before its first await, so `plain` is complete here.
-  const shared = filteredQuery(db, params)
-    .select([sql`count(*)`.as('total'), ...plain.map((p, i) => p.selection.as(`v${i}`))])
-    .executeTakeFirst() as Promise<Record<string, unknown> | undefined>;
-  const [row] = await Promise.all([shared, separate]);
+  const shared = executeOnSet(
+    db,
+    set,
+    filteredQuery(db, params).select([
+      sql`count(*)`.as('total'),
+      ...plain.map((p, i) => p.selection.as(`v${i}`)),
+    ]),
+  ) as Promise<Record<string, unknown>[]>;
+  const [[row]] = await Promise.all([shared, separate]);
+  if (set) noteProjectedUse(db, set);
   plain.forEach(({ index, id, aggregate }, i) => {
     const raw = row?.[`v${i}`];
     // dates keep their ISO text (min/max of a date column)

@@ -12,6 +12,7 @@ import type { z } from 'zod';
 import type { Db } from '../../db/database';
 import { paginate } from '../../db/paginate';
 import { badRequest, HttpError } from '../../http-errors';
+import { dropProjections } from '../../query/projection';
 import { escapeLike } from '../environment/service';
 import { type DefDossierRow, entityName } from './present';
 
@@ -300,4 +301,5 @@ export async function deleteDefDossier(db: Db, row: DefDossierRow): Promise<void
     throw badRequest({ id: `Linked from ${names}` });
   }
   await db.deleteFrom('def_dossier').where('id', '=', row.id).execute();
+  await dropProjections(db, row.id);
 }

@@ -1,0 +1,171 @@
+import { createHash } from 'node:crypto';
+import { type Compilable, CompiledQuery, sql } from 'kysely';
+import type { Db } from '../db/database';
+import { filteredQuery } from './compile/page';
+import { checkedId } from './field-expression';
+import { concurrentlyKeyword, runEntityIndexJob } from './index-jobs';
+import type { ListParams } from './list-query';
+import { forgetProjection, OWN_COLUMNS, type Projection, readyProjection } from './projection';
+
+// Counts and aggregations of a large filtered set on the entity's projection (projection.ts). A
+// statement written over content_dossier is rewritten to read the projection under the same alias:
+// each projected field's value expression becomes its column. A statement that reads anything else
+// of the dossier (a text field, the summary, a date of the dossier itself) stays as it is.
+// A filter shape asked USES_BEFORE_BUILD times earns an index of the projection that holds every
+// column the statement reads (filtered fields first), so its count and aggregations are answered from
+// the index alone, whatever values the filter is asked with next.
+
+export const USES_BEFORE_BUILD = 3;
+export const MAX_PER_ENTITY = 6;
+/** a set up to this size is counted on content_dossier, through the field indexes (list-count.ts) */
+const SMALL_SET = 1000;
+/** equality fields that lead an earned index (as sort-indexes.ts) */
+const MAX_EQUALITIES = 2;
+
+/** The projection a statement over the list's filtered set reads, and the index that would serve it. */
+export interface ProjectedSet {
+  projection: Projection;
+  /** key columns, then included columns, of the index that answers the set from the index alone */
+  keys: string[];
+  includes: string[];
+}
+
+/** The statement over content_dossier rewritten to read the projection, null when it reads more. */
+export function rewriteForProjection(
+  compiled: CompiledQuery,
+  projection: Projection,
+): { query: CompiledQuery; columns: string[] } | null {
+  const from = 'from "content_dossier"';
+  const at = compiled.sql.indexOf(from);
+  if (at < 0 || compiled.sql.indexOf(from, at + 1) >= 0) return null;
+  let text = `${compiled.sql.slice(0, at)}from "${projection.table}" as "content_dossier"${compiled.sql.slice(at + from.length)}`;
+  const read: string[] = [];
+  for (const field of projection.fields) {
+    const qualified = field.expression.replace('"values"', 'content_dossier."values"');
+    const column = `"content_dossier"."${field.column}"`;
+    const before = text;
+    text = text.replaceAll(qualified, column).replaceAll(field.expression, column);
+    if (text !== before) read.push(field.column);
+  }
+  // any other read of the dossier's values (outside a linked dossier's alias) or of its own columns
+  if (/(^|[^.\w"])"values"|content_dossier\."values"/.test(text)) return null;
+  const allowed = new Set<string>([...OWN_COLUMNS, ...projection.fields.map((f) => f.column)]);
+  for (const ref of text.matchAll(/"?content_dossier"?\."?([a-z_][a-z0-9_]*)"?/g)) {
+    if (!allowed.has(ref[1])) return null;
+    if ((OWN_COLUMNS as readonly string[]).includes(ref[1]) && !read.includes(ref[1])) read.push(ref[1]);
+  }
+  return { query: CompiledQuery.raw(text, [...compiled.parameters]), columns: read };
+}
+
+/**
+ * The projection to count and aggregate the list's filtered set on, with the columns `aggregated`
+ * read beside the filter: null when the entity has none, the statement reads what it does not hold,
+ * or the set is small (the field indexes find a few dossiers faster than any scan of the projection).
+ * `large`: the caller knows the set is larger than SMALL_SET.
+ */
+export async function projectedSet(
+  db: Db,
+  params: ListParams,
+  aggregated: number[],
+  large = false,
+): Promise<ProjectedSet | null> {
+  if (params.embedded) return null;
+  const projection = await readyProjection(db, params.environmentId, params.defDossierId);
+  if (!projection) return null;
+  const filter = rewriteForProjection(
+    filteredQuery(db, params).select(sql`1`.as('one')).compile(),
+    projection,
+  );
+  const byField = new Map(projection.fields.map((f) => [f.dataFieldId, f.column]));
+  const aggregatedColumns = aggregated.map((id) => byField.get(id));
+  if (!filter || aggregatedColumns.some((c) => c === undefined)) return null;
+  const equalities = [...new Set(params.indexUse.equalities.map((c) => byField.get(c.dataFieldId)))]
+    .filter((c): c is string => c !== undefined && filter.columns.includes(c))
+    .sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)))
+    .slice(0, MAX_EQUALITIES);
+  // then one other field filtered (a range, typically): the first in field order
+  const range = filter.columns.find((c) => /^f\d+$/.test(c) && !equalities.includes(c));
+  const keys = range ? [...equalities, range] : equalities;
+  const includes = [...new Set([...filter.columns, ...(aggregatedColumns as string[])])]
+    .filter((c) => !keys.includes(c))
+    .sort();
+  const set = { projection, keys, includes };
+  if (!large && !coveringIndex(set)) {
+    const capped = filteredQuery(db, params)
+      .select(sql`1`.as('one'))
+      .limit(SMALL_SET + 1)
+      .as('capped');
+    const { n } = await db.selectFrom(capped).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
+    if (Number(n) <= SMALL_SET) return null;
+  }
+  return set;
+}
+
+/** The valid index of the projection that holds every column the set reads, led by its keys. */
+function coveringIndex({ projection, keys, includes }: ProjectedSet) {
+  return projection.indexes.find((index) => {
+    if (!index.valid || index.keys.length < keys.length) return false;
+    if (keys.some((key, i) => index.keys[i] !== key)) return false;
+    const held = new Set([...index.keys, ...index.includes]);
+    return includes.every((c) => held.has(c));
+  });
+}
+
+/**
+ * Runs a statement over the list's filtered set on the projection (null set: as it is). A statement
+ * the projection cannot answer runs as it is; a projection dropped meanwhile is forgotten.
+ */
+export async function executeOnSet<O>(db: Db, set: ProjectedSet | null, query: Compilable<O>): Promise<O[]> {
+  const compiled = query.compile();
+  const rewritten = set ? rewriteForProjection(compiled, set.projection) : null;
+  if (!set || !rewritten) return (await db.executeQuery(compiled)).rows;
+  try {
+    return (await db.executeQuery(rewritten.query)).rows as O[];
+  } catch (error) {
+    // undefined table or column: the projection changed under this node's feet
+    if (!['42P01', '42703'].includes((error as { code?: string }).code ?? '')) throw error;
+    forgetProjection(db, set.projection.defDossierId);
+    return (await db.executeQuery(compiled)).rows;
+  }
+}
+
+const uses = new WeakMap<Db, Map<string, number>>();
+
+/** Counts a use of the set's shape; the USES_BEFORE_BUILD-th use of an uncovered one builds its index. */
+export function noteProjectedUse(
+  db: Db,
+  set: ProjectedSet,
+  options: { concurrently?: boolean; log?: (message: string, error?: unknown) => void } = {},
+): void {
+  if (coveringIndex(set)) return;
+  const { projection, keys } = set;
+  if (keys.length === 0) return; // a full scan of an index is no faster than one of the table
+  // an index with the same keys is replaced by one that also holds these columns
+  const sameKeys = projection.indexes.filter((i) => i.keys.join() === keys.join());
+  const includes = [...new Set([...set.includes, ...sameKeys.flatMap((i) => i.includes)])].sort();
+  const spec = `${keys.join(',')}|${includes.join(',')}`;
+  const name = `cdpx_${checkedId(projection.defDossierId)}_${createHash('sha1').update(`${projection.table}:${spec}`).digest('hex').slice(0, 12)}`;
+  const counts = uses.get(db) ?? new Map<string, number>();
+  uses.set(db, counts);
+  const count = (counts.get(name) ?? 0) + 1;
+  counts.set(name, count);
+  if (count !== USES_BEFORE_BUILD) return;
+  if (projection.indexes.length - sameKeys.length >= MAX_PER_ENTITY) return;
+  runEntityIndexJob(
+    db,
+    projection.defDossierId,
+    async () => {
+      const concurrently = await concurrentlyKeyword(db, options.concurrently);
+      await sql
+        .raw(
+          `create index ${concurrently}if not exists "${name}" on "${projection.table}" (${keys.join(', ')})` +
+            (includes.length ? ` include (${includes.join(', ')})` : ''),
+        )
+        .execute(db);
+      for (const old of sameKeys)
+        if (old.name !== name) await sql.raw(`drop index ${concurrently}if exists "${old.name}"`).execute(db);
+      forgetProjection(db, projection.defDossierId);
+    },
+    options.log,
+  );
+}
