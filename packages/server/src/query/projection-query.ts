@@ -162,8 +162,13 @@ export function noteProjectedUse(
             (includes.length ? ` include (${includes.join(', ')})` : ''),
         )
         .execute(db);
-      for (const old of sameKeys)
-        if (old.name !== name) await sql.raw(`drop index ${concurrently}if exists "${old.name}"`).execute(db);
+      // the indexes it replaces: the same keys, no column it lacks (read again: one may have been built meanwhile)
+      forgetProjection(db, projection.defDossierId);
+      const now = await readyProjection(db, projection.environmentId, projection.defDossierId);
+      const held = new Set([...keys, ...includes]);
+      for (const old of now?.indexes ?? [])
+        if (old.name !== name && old.keys.join() === keys.join() && old.includes.every((c) => held.has(c)))
+          await sql.raw(`drop index ${concurrently}if exists "${old.name}"`).execute(db);
       forgetProjection(db, projection.defDossierId);
     },
     options.log,

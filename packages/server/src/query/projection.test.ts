@@ -98,7 +98,9 @@ async function expected(c: Large, where: (n: number) => boolean, archived: Set<n
     total: rows.length,
     sum: rows.reduce((a, n) => a + n, 0),
     avg: Number((rows.reduce((a, n) => a + (n % 7), 0) / rows.length).toFixed(6)),
-    options: [...perOption].map(([id, total]) => ({ id, total })).sort((a, b) => b.total - a.total || a.id - b.id),
+    options: [...perOption]
+      .map(([id, total]) => ({ id, total }))
+      .sort((a, b) => b.total - a.total || a.id - b.id),
   };
 }
 
@@ -141,9 +143,16 @@ describe('the projection of a large entity', () => {
     // n = 102 has option 1 (102 % 3 = 0): moved out of the price range
     await sql`update content_dossier set "values" = jsonb_set("values", ${sql.lit(`{${c.price.data.id}}`)}, '5000')
       where id = ${await idOf(102)}`.execute(t.db);
-    await t.db.updateTable('content_dossier').set({ archived: true }).where('id', '=', await idOf(105)).execute();
+    await t.db
+      .updateTable('content_dossier')
+      .set({ archived: true })
+      .where('id', '=', await idOf(105))
+      .execute();
     archived.add(105);
-    await t.db.deleteFrom('content_dossier').where('id', '=', await idOf(108)).execute();
+    await t.db
+      .deleteFrom('content_dossier')
+      .where('id', '=', await idOf(108))
+      .execute();
     const created = await c.s.admin.post('/api/contentdossier', {
       defDossier: c.entity.id,
       values: { [c.status.edit.id]: o1, [c.price.edit.id]: '200', [c.hours.edit.id]: '3' },
@@ -154,30 +163,39 @@ describe('the projection of a large entity', () => {
       ...afterWrites,
       total: afterWrites.total + 1,
       sum: afterWrites.sum + 200,
-      avg: Number(
-        ((afterWrites.avg * afterWrites.total + 3) / (afterWrites.total + 1)).toFixed(6),
-      ),
+      avg: Number(((afterWrites.avg * afterWrites.total + 3) / (afterWrites.total + 1)).toFixed(6)),
       options: afterWrites.options.map((o) => (o.id === o1 ? { ...o, total: o.total + 1 } : o)),
     };
     expect(await aggregated(c, filter)).toEqual(withCreated);
-    const { rows: rowCount } = await sql<{ n: string }>`select count(*) as n from ${sql.table(built as string)}`.execute(t.db);
+    const { rows: rowCount } = await sql<{
+      n: string;
+    }>`select count(*) as n from ${sql.table(built as string)}`.execute(t.db);
     expect(Number(rowCount[0].n)).toBe(ROWS); // one deleted, one created
 
     // the same shape asked USES_BEFORE_BUILD times earns an index that holds every column it reads
     for (let i = 0; i < USES_BEFORE_BUILD; i++)
-      await aggregated(c, `${c.status.item.id}=${o1}&${c.price.item.id}_min=${100 + i}&${c.price.item.id}_max=3900`);
+      await aggregated(
+        c,
+        `${c.status.item.id}=${o1}&${c.price.item.id}_min=${100 + i}&${c.price.item.id}_max=3900`,
+      );
     await indexJobsIdle(t.db);
     const { rows: indexes } = await sql<{ indexdef: string }>`select indexdef from pg_indexes
-      where schemaname = current_schema() and tablename = ${built} and indexname like 'cdpx\\_%'`.execute(t.db);
+      where schemaname = current_schema() and tablename = ${built} and indexname like 'cdpx\\_%'`.execute(
+      t.db,
+    );
     expect(indexes).toHaveLength(1);
-    expect(indexes[0].indexdef).toContain(`(${column(c.status.data.id)}, ${column(c.price.data.id)}) INCLUDE (`);
+    expect(indexes[0].indexdef).toContain(
+      `(${column(c.status.data.id)}, ${column(c.price.data.id)}) INCLUDE (`,
+    );
     expect(indexes[0].indexdef).toContain(column(c.hours.data.id));
     // and answers the same
     expect(await aggregated(c, filter)).toEqual(withCreated);
     await sql`vacuum ${sql.table(built as string)}`.execute(t.db);
     await sql`set enable_seqscan = off`.execute(t.db);
     try {
-      const { rows } = await sql<{ 'QUERY PLAN': string }>`explain select count(*), sum(${sql.ref(column(c.price.data.id))}),
+      const { rows } = await sql<{
+        'QUERY PLAN': string;
+      }>`explain select count(*), sum(${sql.ref(column(c.price.data.id))}),
           avg(${sql.ref(column(c.hours.data.id))}) from ${sql.table(built as string)} p
         where environment_id = ${sql.lit(c.s.environment.id)} and def_dossier_id = ${sql.lit(c.entity.id)}
           and not archived and ${sql.ref(column(c.status.data.id))} = ${sql.lit(String(o1))}::jsonb
@@ -214,7 +232,10 @@ describe('the projection of a large entity', () => {
       .deleteFrom('display_item')
       .where('id', 'in', [c.status.item.id, c.price.item.id, c.due.item.id])
       .execute();
-    expect(await syncProjection(t.db, c.entity.id, { from: 1 })).toEqual({ built: null, dropped: [second.built] });
+    expect(await syncProjection(t.db, c.entity.id, { from: 1 })).toEqual({
+      built: null,
+      dropped: [second.built],
+    });
     expect(await projectionTables(c.entity.id)).toEqual([]);
   });
 });
