@@ -238,6 +238,27 @@ describe('the projection of a large entity', () => {
     });
     expect(await projectionTables(c.entity.id)).toEqual([]);
   });
+  it('a build that fails leaves no table and no trigger behind, and writes go on', async () => {
+    const s = await adminSetup(t);
+    const entity = await buildDefDossier(t.db, s.environment.id, { name: `Broken ${Date.now()}` });
+    const base = await buildDefField(t.db, s.environment.id, { type: 'amount' });
+    const data = await buildDataField(t.db, entity, base.id);
+    await buildDisplayItem(t.db, entity, { dataFieldId: data.id, view: 'list' });
+    // a value no number cast reads (no field index yet to refuse it)
+    await sql`insert into content_dossier (environment_id, def_dossier_id, summary, "values")
+      values (${s.environment.id}, ${entity.id}, 'Odd', jsonb_build_object(${String(data.id)}::text, 'not a number'))`.execute(
+      t.db,
+    );
+    await expect(syncProjection(t.db, entity.id, { from: 1 })).rejects.toThrow(/numeric/);
+    expect(await projectionTables(entity.id)).toEqual([]);
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_trigger
+      where tgname like ${`cdp\\_${entity.id}\\_%`}`.execute(t.db);
+    expect(rows[0].n).toBe(0);
+    // a trigger left behind would fail this write on the cast
+    await sql`update content_dossier set "values" = "values" || '{"x": 1}' where def_dossier_id = ${entity.id}`.execute(
+      t.db,
+    );
+  });
 });
 
 describe('rewriteForProjection', () => {

@@ -192,7 +192,13 @@ export async function syncProjection(
     if (total >= (options.from ?? PROJECTION_FROM)) {
       // a table of that name left by a build that did not finish is built again
       if (existing.some((row) => row.table === wanted)) await dropProjectionTable(db, wanted);
-      await buildProjection(db, environmentId, defDossierId, wanted, fields);
+      try {
+        await buildProjection(db, environmentId, defDossierId, wanted, fields);
+      } catch (error) {
+        // its trigger must not stay behind on the partition (a value it cannot cast would fail writes)
+        await dropProjectionTable(db, wanted);
+        throw error;
+      }
       built = wanted;
     }
   }
