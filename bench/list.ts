@@ -3,6 +3,7 @@
 // API with fetch over loopback; the raw SQL of the same query runs directly through pg.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
 import { sql } from 'kysely';
@@ -198,7 +199,24 @@ async function main() {
   };
   const urlA = `${address}/api/contentdossier?${new URLSearchParams(filterA)}`;
   const urlB = `${address}/api/contentdossier?${new URLSearchParams(filterB)}`;
-  const get = async (url: string) => {
+  // The timed client: node:http over one kept-alive connection, as the load clients of (d) (fetch, from
+  // undici, spends more of the bench process's CPU per request; row (a fetch) shows the difference).
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const get = (url: string) =>
+    new Promise<void>((resolve, reject) => {
+      http
+        .get(url, { agent, headers }, (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            response.statusCode === 200
+              ? resolve()
+              : reject(new Error(`${url}: ${response.statusCode} ${Buffer.concat(chunks).toString()}`)),
+          );
+        })
+        .on('error', reject);
+    });
+  const getWithFetch = async (url: string) => {
     const response = await fetch(url, { headers });
     if (response.status !== 200) throw new Error(`${url}: ${response.status} ${await response.text()}`);
     await response.arrayBuffer();
@@ -228,6 +246,8 @@ async function main() {
 
   const a = await timed(ITERATIONS, () => get(urlA));
   console.log(`(a) done: p50 ${ms(a.p50)} p95 ${ms(a.p95)}, ${peakSoFar(server)}`);
+  const aFetch = await timed(ITERATIONS, () => getWithFetch(urlA));
+  console.log(`(a fetch) done: p50 ${ms(aFetch.p50)} p95 ${ms(aFetch.p95)}`);
   const b = await timed(ITERATIONS, () => get(urlB));
   console.log(`(b) done: p50 ${ms(b.p50)} p95 ${ms(b.p95)}, ${peakSoFar(server)}`);
 
@@ -487,6 +507,10 @@ async function main() {
     ],
     ['(a) list 50, 2 filters, date sort: p50 / p95', `${ms(a.p50)} / ${ms(a.p95)}`, 'p95 <= 8 ms'],
     ['(a) p50 over the raw page query p50 (e)', ms(a.p50 - rawPage.p50), '<= 2 ms'],
+    [
+      '(a fetch) (a) timed through fetch instead of node:http: p50 / p95',
+      `${ms(aFetch.p50)} / ${ms(aFetch.p95)}`,
+    ],
     ['(b) (a) + 2 aggregations: p50 / p95', `${ms(b.p50)} / ${ms(b.p95)}`],
     [
       `(a cold) (a), filter never asked before (${COLD_ITERATIONS}x): p50 / p95`,
@@ -566,6 +590,7 @@ async function main() {
   console.log('\nplan of the count query (a):');
   console.log(countPlan.rows.map((r) => r['QUERY PLAN']).join('\n'));
 
+  agent.destroy();
   server.kill('SIGTERM');
   await db.destroy();
 }

@@ -1,6 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { Db } from '../db/database';
-import { countQuery, filteredQuery } from './compile/page';
+import { countQuery, countUpTo, filteredQuery } from './compile/page';
 import { countedTotal, coversWholeEntity } from './dossier-counts';
 import { cachedResult, peekCachedResult } from './list-cache';
 import type { ListParams } from './list-query';
@@ -29,12 +29,7 @@ export async function listTotal(db: Db, params: ListParams, key: string): Promis
     if (typeof value === 'number') return { items: value, estimated: false };
   }
   if (coversWholeEntity(params)) return { items: await countedTotal(db, params), estimated: false };
-  const capped = filteredQuery(db, params)
-    .select(sql`1`.as('one'))
-    .limit(EXACT_UP_TO + 1)
-    .as('capped');
-  const { n } = await db.selectFrom(capped).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
-  const upTo = Number(n);
+  const upTo = await countUpTo(db, params, EXACT_UP_TO);
   if (upTo <= EXACT_UP_TO) {
     void cachedResult(key, async () => upTo);
     return { items: upTo, estimated: false };

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Compilable, CompiledQuery, sql } from 'kysely';
 import type { Db } from '../db/database';
-import { filteredQuery } from './compile/page';
+import { countUpTo, filteredQuery } from './compile/page';
 import { checkedId } from './field-expression';
 import { concurrentlyKeyword, runEntityIndexJob } from './index-jobs';
 import type { ListParams } from './list-query';
@@ -90,14 +90,7 @@ export async function projectedSet(
     .filter((c) => !keys.includes(c))
     .sort();
   const set = { projection, keys, includes };
-  if (!large && !coveringIndex(set)) {
-    const capped = filteredQuery(db, params)
-      .select(sql`1`.as('one'))
-      .limit(SMALL_SET + 1)
-      .as('capped');
-    const { n } = await db.selectFrom(capped).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
-    if (Number(n) <= SMALL_SET) return null;
-  }
+  if (!large && !coveringIndex(set) && (await countUpTo(db, params, SMALL_SET)) <= SMALL_SET) return null;
   return set;
 }
 

@@ -191,3 +191,13 @@ async function rowsWithRelations(
 export function countQuery(db: Db, params: ListParams) {
   return filteredQuery(db, params).select(sql<number>`count(*)`.as('count'));
 }
+
+/** How many dossiers the filtered set holds, counting no further than `limit` + 1 (a short read). */
+export async function countUpTo(db: Db, params: ListParams, limit: number): Promise<number> {
+  const capped = filteredQuery(db, params)
+    .select(sql`1`.as('one'))
+    .limit(limit + 1)
+    .as('capped');
+  const { n } = await db.selectFrom(capped).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
+  return Number(n);
+}
