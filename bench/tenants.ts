@@ -155,7 +155,8 @@ function runList(label: string): Promise<Map<string, string>> {
         const rows = new Map<string, string>();
         for (const line of stdout.split('\n')) {
           const m = /^(\([a-z ]+\).*?)\s{2,}(\S.*)$/.exec(line);
-          if (m) rows.set(m[1].trim(), m[2].trim());
+          // the figure without the target list.ts prints beside it
+          if (m) rows.set(m[1].trim(), m[2].replace(/\s{2,}target .*$/, '').trim());
         }
         resolve(rows);
       },
