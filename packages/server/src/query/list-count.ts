@@ -1,6 +1,6 @@
-import { CompiledQuery, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../db/database';
-import { countQuery, countUpTo, filteredQuery } from './compile/page';
+import { countQuery, countUpTo, plannerEstimate } from './compile/page';
 import { countedTotal, coversWholeEntity } from './dossier-counts';
 import { cachedResult, peekCachedResult } from './list-cache';
 import type { ListParams } from './list-query';
@@ -61,15 +61,4 @@ async function backgroundCount(db: Db, params: ListParams): Promise<number> {
   });
   if (set) noteProjectedUse(db, set);
   return count;
-}
-
-/** Rows the planner expects the filtered query to return (its statistics, no scan). */
-async function plannerEstimate(db: Db, params: ListParams): Promise<number> {
-  const query = filteredQuery(db, params).select(sql`1`.as('one')).compile();
-  const { rows } = await db.executeQuery<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] | string }>(
-    CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]),
-  );
-  const plan = rows[0]?.['QUERY PLAN'];
-  const parsed = typeof plan === 'string' ? JSON.parse(plan) : plan;
-  return Math.round(Number(parsed?.[0]?.Plan?.['Plan Rows'] ?? 0));
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Compilable, CompiledQuery, sql } from 'kysely';
 import type { Db } from '../db/database';
-import { countUpTo, filteredQuery } from './compile/page';
+import { filteredQuery, plannerEstimate } from './compile/page';
 import { checkedId } from './field-expression';
 import { concurrentlyKeyword, runEntityIndexJob } from './index-jobs';
 import type { ListParams } from './list-query';
@@ -90,7 +90,8 @@ export async function projectedSet(
     .filter((c) => !keys.includes(c))
     .sort();
   const set = { projection, keys, includes };
-  if (!large && !coveringIndex(set) && (await countUpTo(db, params, SMALL_SET)) <= SMALL_SET) return null;
+  // the planner's estimate decides (counting even 1,001 matches read 2,500 dossiers: 30-60 ms)
+  if (!large && !coveringIndex(set) && (await plannerEstimate(db, params)) <= SMALL_SET) return null;
   return set;
 }
 

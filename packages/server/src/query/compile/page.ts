@@ -1,5 +1,5 @@
 import type { Selectable, SelectQueryBuilder } from 'kysely';
-import { type RawBuilder, sql } from 'kysely';
+import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { Database } from '../../db/schema';
 import { dataVersionSql } from '../list-cache';
@@ -200,4 +200,15 @@ export async function countUpTo(db: Db, params: ListParams, limit: number): Prom
     .as('capped');
   const { n } = await db.selectFrom(capped).select(sql<string>`count(*)`.as('n')).executeTakeFirstOrThrow();
   return Number(n);
+}
+
+/** Rows the planner expects the filtered query to return (its statistics, no scan). */
+export async function plannerEstimate(db: Db, params: ListParams): Promise<number> {
+  const query = filteredQuery(db, params).select(sql`1`.as('one')).compile();
+  const { rows } = await db.executeQuery<{ 'QUERY PLAN': [{ Plan: { 'Plan Rows': number } }] | string }>(
+    CompiledQuery.raw(`explain (format json) ${query.sql}`, [...query.parameters]),
+  );
+  const plan = rows[0]?.['QUERY PLAN'];
+  const parsed = typeof plan === 'string' ? JSON.parse(plan) : plan;
+  return Math.round(Number(parsed?.[0]?.Plan?.['Plan Rows'] ?? 0));
 }
