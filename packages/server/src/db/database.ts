@@ -100,14 +100,19 @@ class StaticMigrationProvider implements MigrationProvider {
   }
 }
 
+/** The schema this database's tables live in (the first of its search path). */
+export async function currentSchema(db: Db): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0].schema;
+}
+
 export async function migrate(db: Db): Promise<void> {
   // Kysely looks for its migration tables in every schema of the database unless told which one:
   // another schema's tables (a second deployment, a parallel test run) would be taken for ours.
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   const migrator = new Migrator({
     db,
     provider: new StaticMigrationProvider(),
-    migrationTableSchema: rows[0].schema,
+    migrationTableSchema: await currentSchema(db),
   });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { SqlCast } from '@dossierbase/core';
 import { sql } from 'kysely';
-import { type Db, isPglite } from '../db/database';
+import { currentSchema, type Db, isPglite } from '../db/database';
 import { dossierPartition } from '../db/partitions';
 import { countedTotal } from './dossier-counts';
 import { checkedId, valueExpression } from './field-expression';
@@ -205,7 +205,7 @@ export async function syncProjection(
   const keep = current?.table ?? built;
   const dropped: string[] = [];
   for (const row of existing)
-    if (row.table !== keep && row.table !== wanted) {
+    if (row.table !== keep) {
       await dropProjectionTable(db, row.table);
       dropped.push(row.table);
     }
@@ -242,9 +242,9 @@ async function buildProjection(
   const entity = checkedId(defDossierId);
   const environment = checkedId(environmentId);
   const partition = dossierPartition(environmentId);
-  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-  const qualified = `${quoted(rows[0].schema)}.${quoted(table)}`;
-  const syncFunction = `${quoted(rows[0].schema)}.${quoted(`${table}_sync`)}`;
+  const schema = quoted(await currentSchema(db));
+  const qualified = `${schema}.${quoted(table)}`;
+  const syncFunction = `${schema}.${quoted(`${table}_sync`)}`;
   const columns = fields.map((f) => f.column);
   const own = OWN_COLUMNS.join(', ');
   const newValues = fields.map((f) => f.expression.replace('"values"', 'new."values"'));
