@@ -43,11 +43,16 @@ export async function openDatabase(
       // cursor_tuple_fraction 1: our one cursor (a whole-list export) reads every row, so its plan
       // should be the fastest in total, not to the first tenth (an index walk in the list's order
       // that read 80,000 rows in 2.5 s, against 1.6 s for a scan and a sort).
+      // No parallel workers for the server's own index builds (earned indexes, field indexes, the
+      // projection's): they run in the background, and a build with a worker took both cores of a
+      // 2-core machine, slowing the requests meanwhile from 108-164 ms to 178-240 ms (bench/list.ts
+      // (b cold)). One backend builds a little longer and leaves the requests the other cores.
       options: [
         schema && `-c search_path=${schema}`,
         '-c plan_cache_mode=force_custom_plan',
         '-c jit=off',
         '-c cursor_tuple_fraction=1',
+        '-c max_parallel_maintenance_workers=0',
         process.env.PGOPTIONS,
       ]
         .filter(Boolean)
