@@ -2,7 +2,7 @@ import { buildApp } from './app';
 import { loadJwtSecret } from './auth/session';
 import { loadConfig } from './config';
 import { isDatabaseUnavailable } from './db/availability';
-import { migrate } from './db/database';
+import { migrate, warnConnectionLost } from './db/database';
 import { embeddedClusterDir, openConfiguredDatabase } from './db/embedded-postgres';
 import { indexJobsIdle } from './query/index-jobs';
 import { attachRealtime } from './realtime/socket';
@@ -15,8 +15,13 @@ import { seedDemoRecords } from './seed-records';
 process.on('unhandledRejection', (reason) => console.error('Unhandled rejection:', reason));
 
 const config = loadConfig();
+// Ctrl-C reaches the embedded PostgreSQL too (one process group), which closes our connections
+// while the server stops: expected then, so not reported.
+let stopping = false;
 // Without DATABASE_URL the server runs a PostgreSQL of its own in DATA_DIR (or PGlite, see config.ts).
-const { db, cluster: embedded } = await openConfiguredDatabase(config);
+const { db, cluster: embedded } = await openConfiguredDatabase(config, (error) => {
+  if (!stopping) warnConnectionLost(error);
+});
 // A database that is not up yet (both started together, or an outage) is waited for.
 for (let attempt = 1; ; attempt += 1) {
   try {
@@ -53,6 +58,7 @@ console.log(`Dossierbase ${config.release} on ${config.publicUrl} (${database})`
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, async () => {
+    stopping = true;
     await app.close();
     await indexJobsIdle(db);
     await db.destroy();

@@ -14,11 +14,14 @@ export type Db = Kysely<Database>;
 // bigint (count(*)) arrives as a string from pg; counts here always fit in a number.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+/** What a lost connection prints by default: the pool replaces it when it is next needed. */
+export const warnConnectionLost = (error: Error) =>
+  console.warn(`Database connection lost (it is replaced on demand): ${error.message}`);
+
 export async function openDatabase(
   // pgliteSnapshot: a PGlite data directory (dumpDataDir) to start from; tests use a migrated one
   config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> & { pgliteSnapshot?: Blob },
-  onConnectionError: (error: Error) => void = (error) =>
-    console.warn(`Database connection lost (it is replaced on demand): ${error.message}`),
+  onConnectionError: (error: Error) => void = warnConnectionLost,
 ): Promise<Db> {
   if (config.databaseUrl) {
     const schema = config.databaseSchema;

@@ -26,11 +26,12 @@ const SHUTDOWN_WAIT_MS = 30_000;
  */
 export async function openConfiguredDatabase(
   config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir' | 'embeddedDatabase'>,
+  onConnectionError?: (error: Error) => void,
 ): Promise<{ db: Db; cluster: EmbeddedCluster | null }> {
   if (config.databaseUrl || config.embeddedDatabase === 'pglite')
-    return { db: await openDatabase(config), cluster: null };
+    return { db: await openDatabase(config, onConnectionError), cluster: null };
   const cluster = await startEmbeddedPostgres(config.dataDir);
-  return { db: await openDatabase({ ...config, databaseUrl: cluster.url }), cluster };
+  return { db: await openDatabase({ ...config, databaseUrl: cluster.url }, onConnectionError), cluster };
 }
 
 export const embeddedClusterDir = (dataDir: string) => path.join(dataDir, 'postgres');
