@@ -1,0 +1,138 @@
+// Where the wall time of one list request (a) goes, stage by stage: the server of list.ts in this
+// process, listening on loopback, asked by one node:http client (keep-alive), 300 requests to warm
+// up and 1,000 measured. Each stage's median is printed: the request reaching the server, fastify
+// up to the handler, each SQL statement's round trip (sent to answered, as pg's client sees it), the
+// server's own work between and after them, and the answer going back. Usage (after generate.ts):
+//   npx tsx bench/stages.ts [--requests 1000]
+import http from 'node:http';
+import pg from 'pg';
+import { buildApp } from '../packages/server/src/app';
+import { loadConfig } from '../packages/server/src/config';
+import { migrate, openDatabase } from '../packages/server/src/db/database';
+import { BENCH_SCHEMA, BENCH_URL, benchCase } from './generate';
+import { createEnvironmentAdmin, JWT_SECRET, listFilterA } from './harness';
+
+/** Marks of the request in flight (one client: one request at a time). */
+let marks = new Map<string, number>();
+const mark = (name: string) => {
+  marks.set(name, performance.now());
+};
+
+/** Marks `q<n> sent` and `q<n> answered` around every statement pg's clients send. */
+function markStatements() {
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const n = [...marks.keys()].filter((key) => key.endsWith(' sent')).length + 1;
+    mark(`q${n} sent`);
+    const result = (query as (...a: unknown[]) => unknown).apply(this, args);
+    if (result instanceof Promise)
+      result.then(
+        () => mark(`q${n} answered`),
+        () => {},
+      );
+    return result;
+  } as typeof query;
+}
+
+async function main() {
+  const i = process.argv.indexOf('--requests');
+  const requests = i >= 0 ? Number(process.argv[i + 1]) : 1000;
+  const config = {
+    ...loadConfig({}),
+    databaseUrl: BENCH_URL,
+    databaseSchema: BENCH_SCHEMA,
+    logLevel: 'silent',
+    webDist: null,
+  };
+  const db = await openDatabase(config);
+  await migrate(db);
+  const bench = await benchCase(db);
+  const username = `bench_stages_${Date.now()}`;
+  const password = 'bench password of some length';
+  await createEnvironmentAdmin(db, bench.environmentId, username, password);
+  const app = await buildApp({ config, db, jwtSecret: new TextEncoder().encode(JWT_SECRET) });
+  app.addHook('onRequest', async () => {
+    marks = new Map();
+    mark('server reached');
+  });
+  // (an onSend hook's return value would replace the answer: these return nothing)
+  app.addHook('preHandler', async () => {
+    mark('handler');
+  });
+  app.addHook('onSend', async () => {
+    mark('answer serialised');
+  });
+  app.addHook('onResponse', async () => {
+    mark('answer written');
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as { port: number };
+  const login = await app.inject({
+    method: 'POST',
+    url: '/api/login_check',
+    headers: { 'x-requested-with': 'XMLHttpRequest' },
+    payload: { username, password },
+  });
+  const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  const path = `/api/contentdossier?${new URLSearchParams(listFilterA(bench))}`;
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  markStatements();
+
+  const samples = new Map<string, number[]>();
+  const add = (stage: string, ms: number | undefined) => {
+    if (ms === undefined || Number.isNaN(ms)) return;
+    samples.set(stage, [...(samples.get(stage) ?? []), ms]);
+  };
+  const get = () =>
+    new Promise<void>((resolve, reject) => {
+      const sent = performance.now();
+      http
+        .get({ host: '127.0.0.1', port, path, agent, headers: { cookie } }, (response) => {
+          if (response.statusCode !== 200) {
+            response.setEncoding('utf8');
+            let body = '';
+            response.on('data', (chunk) => (body += chunk));
+            response.on('end', () => reject(new Error(`status ${response.statusCode}: ${body}`)));
+            return;
+          }
+          response.resume();
+          response.on('end', () => {
+            const received = performance.now();
+            const at = (name: string) => marks.get(name) ?? Number.NaN;
+            const statements = [...marks.keys()].filter((key) => key.endsWith(' sent')).length;
+            add('whole request, as the client sees it', received - sent);
+            add('client to server', at('server reached') - sent);
+            add('fastify up to the handler', at('handler') - at('server reached'));
+            let before = at('handler');
+            for (let n = 1; n <= statements; n++) {
+              add(`server's work before statement ${n}`, at(`q${n} sent`) - before);
+              add(`statement ${n}: round trip`, at(`q${n} answered`) - at(`q${n} sent`));
+              before = at(`q${n} answered`);
+            }
+            add('building and serialising the answer', at('answer serialised') - before);
+            add('writing the answer', at('answer written') - at('answer serialised'));
+            add('server to client', received - at('answer written'));
+            add('statements', statements);
+            resolve();
+          });
+        })
+        .on('error', reject);
+    });
+  for (let n = 0; n < 300; n++) await get(); // warm: caches, JIT, the sort index the query earns
+  samples.clear();
+  for (let n = 0; n < requests; n++) await get();
+
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
+  console.log(`list (a), one client, ${requests} requests: median of each stage`);
+  for (const [stage, values] of samples) {
+    const value = stage === 'statements' ? String(median(values)) : `${median(values).toFixed(3)} ms`;
+    console.log(`${stage.padEnd(40)} ${value.padStart(10)}   (${values.length} requests)`);
+  }
+  await app.close();
+  await db.destroy();
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
