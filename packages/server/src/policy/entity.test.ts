@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { buildPermission } from '../../test/entity-factories';
+import { buildLink, buildPermission } from '../../test/entity-factories';
 import { buildDefDossier, buildEnvironment, buildRole } from '../../test/factories';
 import { createTestDatabase, type TestDatabase } from '../../test/test-app';
-import { entitiesShownToRoles, entityInMenus } from './entity';
+import { entitiesShownToRoles, entityAndLinkedIds, entityInMenus } from './entity';
 import type { EnvironmentAccess } from './environment';
 
 const member = (roleIds: number[]) =>
@@ -61,5 +61,42 @@ describe('entitiesShownToRoles', () => {
     expect([...(await entitiesShownToRoles(t.db, [a.id, b.id], [other.id]))]).toEqual([elsewhere.id]);
     expect((await entitiesShownToRoles(t.db, [b.id], [readers.id])).size).toBe(0);
     expect((await entitiesShownToRoles(t.db, [a.id], [])).size).toBe(0);
+  });
+});
+
+describe('entityAndLinkedIds', () => {
+  let t: TestDatabase;
+  beforeAll(async () => {
+    t = await createTestDatabase();
+  });
+  afterAll(() => t.close());
+
+  test("the entity and those its links join, either side, following a new link (the cache's key moves)", async () => {
+    const environment = await buildEnvironment(t.db);
+    const [cases, clients, notes, unlinked] = [
+      await buildDefDossier(t.db, environment.id),
+      await buildDefDossier(t.db, environment.id),
+      await buildDefDossier(t.db, environment.id),
+      await buildDefDossier(t.db, environment.id),
+    ];
+    await buildLink(t.db, cases, clients);
+    // the environment row as each call's sign-in reads it: its config_version keys the cache
+    const access = async () =>
+      ({
+        environment: await t.db
+          .selectFrom('environment')
+          .selectAll()
+          .where('id', '=', environment.id)
+          .executeTakeFirstOrThrow(),
+        membership: null,
+        user: { roles: ['ROLE_SUPER_ADMIN'] },
+      }) as unknown as EnvironmentAccess;
+    const sorted = async (id: number) => [...(await entityAndLinkedIds(t.db, await access(), id))].sort();
+    expect(await sorted(cases.id)).toEqual([cases.id, clients.id].sort());
+    expect(await sorted(clients.id), 'the child side').toEqual([cases.id, clients.id].sort());
+    expect(await sorted(unlinked.id)).toEqual([unlinked.id]);
+
+    await buildLink(t.db, notes, cases);
+    expect(await sorted(cases.id), 'a link added since').toEqual([cases.id, clients.id, notes.id].sort());
   });
 });

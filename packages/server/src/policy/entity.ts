@@ -46,6 +46,28 @@ export async function entityInEnvironment(db: Db, access: EnvironmentAccess, def
   return entity;
 }
 
+/**
+ * The entity and every entity a link joins to it (either side), from the configuration: whose data
+ * versions key the list's cached totals (query/list-cache.ts).
+ */
+export function entityAndLinkedIds(
+  db: Db,
+  access: EnvironmentAccess,
+  defDossierId: number,
+): Promise<number[]> {
+  return configCached(access, `entity-and-linked:${defDossierId}`, async () => {
+    const links = await db
+      .selectFrom('def_dossier_link')
+      .select(['def_dossier_id', 'child_def_dossier_id'])
+      .where('environment_id', '=', access.environment.id)
+      .where((eb) =>
+        eb.or([eb('def_dossier_id', '=', defDossierId), eb('child_def_dossier_id', '=', defDossierId)]),
+      )
+      .execute();
+    return [...new Set([defDossierId, ...links.flatMap((l) => [l.def_dossier_id, l.child_def_dossier_id])])];
+  });
+}
+
 /** The environment an entity belongs to; 404 for an unknown entity. */
 export async function environmentOfEntity(db: Db, defDossierId: number): Promise<number> {
   const row = await db

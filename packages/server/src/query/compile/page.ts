@@ -94,8 +94,8 @@ const isoUtc = (column: string) =>
   sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 
 /**
- * One page and everything the list call needs beside it, in one statement: the entity's data version
- * (the key of its cached totals), the usernames of creator and last editor and, per row, the dossiers
+ * One page and everything the list call needs beside it, in one statement: the data version of
+ * `dataVersionOf` (the entity and the entities linked to it: the key of its cached totals), the usernames of creator and last editor and, per row, the dossiers
  * linked through `links` in rank order. A list request is bound by its statements (each costs a round
  * trip on both sides), not by this work on 50 rows. The outer order repeats the page's, so the joins
  * cannot reorder it; an empty page still answers the version.
@@ -104,8 +104,9 @@ export async function pageWithRelations(
   db: Db,
   params: ListParams,
   links: PageLinks,
+  dataVersionOf: readonly number[],
 ): Promise<{ rows: PageRow[]; dataVersion: string }> {
-  return rowsWithRelations(db, params, links, sql`(${pageQuery(db, params)})`, null);
+  return rowsWithRelations(db, params, links, dataVersionOf, sql`(${pageQuery(db, params)})`, null);
 }
 
 /**
@@ -118,6 +119,7 @@ export async function columnPagesWithRelations(
   db: Db,
   params: ListParams,
   links: PageLinks,
+  dataVersionOf: readonly number[],
   columns: readonly number[],
   inColumn: (option: RawBuilder<number>) => RawBuilder<boolean>,
 ): Promise<{ rows: (PageRow & { board_column: number })[]; dataVersion: string }> {
@@ -132,7 +134,7 @@ export async function columnPagesWithRelations(
   const source = sql`(select o.option_id as board_column, o.n as board_column_n, p.*
     from unnest(${sql.val([...columns])}::int[]) with ordinality as o(option_id, n)
     cross join lateral (${pageQuery(db, narrowed)}) as p)`;
-  const { rows, dataVersion } = await rowsWithRelations(db, params, links, source, {
+  const { rows, dataVersion } = await rowsWithRelations(db, params, links, dataVersionOf, source, {
     select: sql`content_dossier.board_column`,
     order: sql`content_dossier.board_column_n`,
   });
@@ -144,6 +146,7 @@ async function rowsWithRelations(
   db: Db,
   params: ListParams,
   links: PageLinks,
+  dataVersionOf: readonly number[],
   source: RawBuilder<unknown>,
   group: { select: RawBuilder<unknown>; order: RawBuilder<unknown> } | null,
 ): Promise<{ rows: PageRow[]; dataVersion: string }> {
@@ -177,7 +180,7 @@ async function rowsWithRelations(
       ${isoUtc('content_dossier.created_at')} as created_at, ${isoUtc('content_dossier.modified_at')} as modified_at,
       cu.username as created_by_username, mu.username as modified_by_username, ${linked} as linked
       ${group ? sql`, ${group.select}` : sql``}
-    from (select ${dataVersionSql(params.defDossierId)} as data_version) v
+    from (select ${dataVersionSql(dataVersionOf)} as data_version) v
     left join ${source} as content_dossier on true
     left join app_user cu on cu.id = content_dossier.created_by
     left join app_user mu on mu.id = content_dossier.modified_by

@@ -23,7 +23,12 @@ import type { Database, UserRow } from '../../db/schema';
 import { badRequest } from '../../http-errors';
 import { type LinkRow, type VisibleItem, visibleItems, visibleListOptions } from '../../policy/display-item';
 import { authorize, canShowDossiers } from '../../policy/dossier';
-import { entitiesShownToRoles, entityPermissions, openEntityScope } from '../../policy/entity';
+import {
+  entitiesShownToRoles,
+  entityAndLinkedIds,
+  entityPermissions,
+  openEntityScope,
+} from '../../policy/entity';
 import {
   canQuickSearch,
   type EnvironmentAccess,
@@ -179,7 +184,8 @@ async function openList(db: Db, user: UserRow, query: Query, options: ListOption
     params.condition = params.condition
       ? sql<boolean>`(${params.condition} and ${options.condition})`
       : options.condition;
-  return { access, params, visible, entity: scope.entity, embedded };
+  const dataVersionOf = await entityAndLinkedIds(db, access, defDossierId);
+  return { access, params, visible, entity: scope.entity, embedded, dataVersionOf };
 }
 
 export async function listDossiers(
@@ -188,7 +194,12 @@ export async function listDossiers(
   query: Query,
   options: ListOptions = {},
 ): Promise<DossierListBody> {
-  const { access, params, visible, entity, embedded } = await openList(db, user, query, options);
+  const { access, params, visible, entity, embedded, dataVersionOf } = await openList(
+    db,
+    user,
+    query,
+    options,
+  );
   const shownItems =
     options.itemsView && options.itemsView !== 'list'
       ? await visibleItems(db, access, params.defDossierId, [options.itemsView])
@@ -209,7 +220,7 @@ export async function listDossiers(
       ]
     : shownItems;
   const [{ rows, dataVersion }, items] = await Promise.all([
-    pageWithRelations(db, params, pageLinks(listItems)),
+    pageWithRelations(db, params, pageLinks(listItems), dataVersionOf),
     presentItems(db, access, listItems),
   ]);
   const { count, aggregations } = await countAndAggregations(db, params, dataVersion);
@@ -267,7 +278,7 @@ export async function listColumnPages(
   columns: BoardColumns,
   options: ListOptions = {},
 ): Promise<Record<string, DossierListBody>> {
-  const { access, params, visible } = await openList(db, user, query, options);
+  const { access, params, visible, dataVersionOf } = await openList(db, user, query, options);
   const listItems =
     options.itemsView && options.itemsView !== 'list'
       ? await visibleItems(db, access, params.defDossierId, [options.itemsView])
@@ -275,7 +286,14 @@ export async function listColumnPages(
   const counted = columnOf(columns.item, params.summaryKeys.get(params.defDossierId));
   if (counted?.kind !== 'field') throw new Error('a board is grouped by a list field');
   const [{ rows, dataVersion }, items] = await Promise.all([
-    columnPagesWithRelations(db, params, pageLinks(listItems), columns.optionIds, columns.inColumn),
+    columnPagesWithRelations(
+      db,
+      params,
+      pageLinks(listItems),
+      dataVersionOf,
+      columns.optionIds,
+      columns.inColumn,
+    ),
     presentItems(db, access, listItems),
   ]);
   // the totals: how many hold each option, the count the list's option aggregation makes
