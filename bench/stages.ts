@@ -1,16 +1,17 @@
-// Where the wall time of one list request (a) goes, stage by stage: the server of list.ts in this
-// process, listening on loopback, asked by one node:http client (keep-alive), 300 requests to warm
-// up and 1,000 measured. Each stage's median is printed: the request reaching the server, fastify
-// up to the handler, each SQL statement's round trip (sent to answered, as pg's client sees it), the
-// server's own work between and after them, and the answer going back. Usage (after generate.ts):
-//   npx tsx bench/stages.ts [--requests 1000]
+// Where the wall time of one request goes, stage by stage: list (a) of list.ts, or with --call create
+// its create (c), to the server in this process, listening on loopback, asked by one node:http client
+// (keep-alive), 300 requests to warm up and 1,000 measured. Each stage's median is printed: the
+// request reaching the server, fastify up to the handler, each SQL statement's round trip (sent to
+// answered, as pg's client sees it; its text is printed below), the server's own work between and
+// after them, and the answer going back. Usage (after generate.ts):
+//   npx tsx bench/stages.ts [--requests 1000] [--call list|create]
 import http from 'node:http';
 import pg from 'pg';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
 import { migrate, openDatabase } from '../packages/server/src/db/database';
 import { BENCH_SCHEMA, BENCH_URL, benchCase } from './generate';
-import { createEnvironmentAdmin, JWT_SECRET, listFilterA } from './harness';
+import { createBodyC, createEnvironmentAdmin, JWT_SECRET, listFilterA } from './harness';
 
 /** Marks of the request in flight (one client: one request at a time). */
 let marks = new Map<string, number>();
@@ -18,11 +19,16 @@ const mark = (name: string) => {
   marks.set(name, performance.now());
 };
 
+/** The text of each statement of the request in flight, in order. */
+let texts: string[] = [];
+
 /** Marks `q<n> sent` and `q<n> answered` around every statement pg's clients send. */
 function markStatements() {
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
     const n = [...marks.keys()].filter((key) => key.endsWith(' sent')).length + 1;
+    const config = args[0] as string | { text?: string };
+    texts.push(String(typeof config === 'string' ? config : config?.text).replace(/\s+/g, ' '));
     mark(`q${n} sent`);
     const result = (query as (...a: unknown[]) => unknown).apply(this, args);
     if (result instanceof Promise)
@@ -35,8 +41,13 @@ function markStatements() {
 }
 
 async function main() {
-  const i = process.argv.indexOf('--requests');
-  const requests = i >= 0 ? Number(process.argv[i + 1]) : 1000;
+  const option = (name: string) => {
+    const i = process.argv.indexOf(name);
+    return i >= 0 ? process.argv[i + 1] : undefined;
+  };
+  const requests = Number(option('--requests') ?? 1000);
+  const call = option('--call') ?? 'list';
+  if (call !== 'list' && call !== 'create') throw new Error('--call is list or create');
   const config = {
     ...loadConfig({}),
     databaseUrl: BENCH_URL,
@@ -53,6 +64,7 @@ async function main() {
   const app = await buildApp({ config, db, jwtSecret: new TextEncoder().encode(JWT_SECRET) });
   app.addHook('onRequest', async () => {
     marks = new Map();
+    texts = [];
     mark('server reached');
   });
   // (an onSend hook's return value would replace the answer: these return nothing)
@@ -74,7 +86,10 @@ async function main() {
     payload: { username, password },
   });
   const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
-  const path = `/api/contentdossier?${new URLSearchParams(listFilterA(bench))}`;
+  const path =
+    call === 'list'
+      ? `/api/contentdossier?${new URLSearchParams(listFilterA(bench))}`
+      : '/api/contentdossier';
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   markStatements();
 
@@ -83,12 +98,26 @@ async function main() {
     if (ms === undefined || Number.isNaN(ms)) return;
     samples.set(stage, [...(samples.get(stage) ?? []), ms]);
   };
+  let lastTexts: string[] = [];
   const get = () =>
     new Promise<void>((resolve, reject) => {
       const sent = performance.now();
-      http
-        .get({ host: '127.0.0.1', port, path, agent, headers: { cookie } }, (response) => {
-          if (response.statusCode !== 200) {
+      const request = http.request(
+        {
+          host: '127.0.0.1',
+          port,
+          path,
+          agent,
+          method: call === 'list' ? 'GET' : 'POST',
+          headers: {
+            cookie,
+            ...(call === 'create'
+              ? { 'content-type': 'application/json', 'x-requested-with': 'XMLHttpRequest' }
+              : {}),
+          },
+        },
+        (response) => {
+          if ((response.statusCode ?? 500) >= 300) {
             response.setEncoding('utf8');
             let body = '';
             response.on('data', (chunk) => (body += chunk));
@@ -113,21 +142,29 @@ async function main() {
             add('writing the answer', at('answer written') - at('answer serialised'));
             add('server to client', received - at('answer written'));
             add('statements', statements);
+            lastTexts = texts;
             resolve();
           });
-        })
-        .on('error', reject);
+        },
+      );
+      request.on('error', reject);
+      request.end(call === 'create' ? createBodyC(bench) : undefined);
     });
   for (let n = 0; n < 300; n++) await get(); // warm: caches, JIT, the sort index the query earns
   samples.clear();
   for (let n = 0; n < requests; n++) await get();
 
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
-  console.log(`list (a), one client, ${requests} requests: median of each stage`);
+  console.log(
+    `${call === 'list' ? 'list (a)' : 'create (c)'}, one client, ${requests} requests: median of each stage`,
+  );
   for (const [stage, values] of samples) {
     const value = stage === 'statements' ? String(median(values)) : `${median(values).toFixed(3)} ms`;
     console.log(`${stage.padEnd(40)} ${value.padStart(10)}   (${values.length} requests)`);
   }
+  console.log('\nthe statements of the last request:');
+  for (const [n, text] of lastTexts.entries())
+    console.log(`${String(n + 1).padStart(2)}. ${text.slice(0, 160)}`);
   await app.close();
   await db.destroy();
 }
