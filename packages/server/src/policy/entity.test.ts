@@ -91,12 +91,13 @@ describe('entityAndLinkedIds', () => {
         membership: null,
         user: { roles: ['ROLE_SUPER_ADMIN'] },
       }) as unknown as EnvironmentAccess;
-    const sorted = async (id: number) => [...(await entityAndLinkedIds(t.db, await access(), id))].sort();
-    expect(await sorted(cases.id)).toEqual([cases.id, clients.id].sort());
-    expect(await sorted(clients.id), 'the child side').toEqual([cases.id, clients.id].sort());
+    const byId = (ids: number[]) => [...ids].sort((a, b) => a - b);
+    const sorted = async (id: number) => byId(await entityAndLinkedIds(t.db, await access(), id));
+    expect(await sorted(cases.id)).toEqual(byId([cases.id, clients.id]));
+    expect(await sorted(clients.id), 'the child side').toEqual(byId([cases.id, clients.id]));
     expect(await sorted(unlinked.id)).toEqual([unlinked.id]);
 
     await buildLink(t.db, notes, cases);
-    expect(await sorted(cases.id), 'a link added since').toEqual([cases.id, clients.id, notes.id].sort());
+    expect(await sorted(cases.id), 'a link added since').toEqual(byId([cases.id, clients.id, notes.id]));
   });
 });

@@ -95,10 +95,11 @@ const isoUtc = (column: string) =>
 
 /**
  * One page and everything the list call needs beside it, in one statement: the data version of
- * `dataVersionOf` (the entity and the entities linked to it: the key of its cached totals), the usernames of creator and last editor and, per row, the dossiers
- * linked through `links` in rank order. A list request is bound by its statements (each costs a round
- * trip on both sides), not by this work on 50 rows. The outer order repeats the page's, so the joins
- * cannot reorder it; an empty page still answers the version.
+ * `dataVersionOf` (the entity and the entities linked to it: the key of its cached totals), the
+ * usernames of creator and last editor and, per row, the dossiers linked through `links` in rank
+ * order. A list request is bound by its statements (each costs a round trip on both sides), not by
+ * this work on 50 rows. The outer order repeats the page's, so the joins cannot reorder it; an empty
+ * page still answers the version.
  */
 export async function pageWithRelations(
   db: Db,
