@@ -262,9 +262,10 @@ test('a task dragged past its project’s end asks to edit the project date; bot
     await expect
       .poll(async () => (await valuesOf(ids.build))[String(ids.fields.end)])
       .toMatch(/^2026-04-0[34]$/);
-    const projectEnd = (await valuesOf(ids.build))[String(ids.fields.end)];
+    const projectEnd = String((await valuesOf(ids.build))[String(ids.fields.end)]);
+    const taskStart = projectEnd === '2026-04-04' ? '2026-03-27' : '2026-03-26';
     expect(await valuesOf(ids.dig)).toMatchObject({
-      [ids.fields.taskStart]: projectEnd === '2026-04-04' ? '2026-03-27' : '2026-03-26',
+      [ids.fields.taskStart]: taskStart,
       [ids.fields.taskEnd]: projectEnd,
     });
     // both moves are in the change log
@@ -283,10 +284,12 @@ test('a task dragged past its project’s end asks to edit the project date; bot
     await gantt.getByTestId('gantt-collapse-all').click();
     await taskBar.waitFor();
     const row = (key: string) => page.locator('[role="row"]', { has: page.getByTestId(`gantt-name-${key}`) });
-    expect(await row(`p${ids.build}`).textContent()).toContain('04-04-2026');
+    // the dates saved above (25 days or 24, see there), as the chart shows them (dd-mm-yyyy)
+    const shown = (ymd: string) => ymd.split('-').reverse().join('-');
+    expect(await row(`p${ids.build}`).textContent()).toContain(shown(projectEnd));
     const taskRow = await row(`t${ids.build}-${ids.dig}`).textContent();
-    expect(taskRow).toContain('27-03-2026');
-    expect(taskRow).toContain('04-04-2026');
+    expect(taskRow).toContain(shown(taskStart));
+    expect(taskRow).toContain(shown(projectEnd));
     await screenshot(page, 'gantt-timeline-gantt-saved');
   } catch (error) {
     await page.screenshot({ path: '.test-artifacts/gantt-drag-failure.png', fullPage: true });
