@@ -1,17 +1,19 @@
-// Pieces shared by the benches (faults.ts, load.ts, list.ts, embedded.ts): the server as a child
-// process started as `npm start` starts it, signing in over HTTP, the demo's ids, the requests (a)
-// and (c) of list.ts, and small figures helpers.
+// Pieces shared by the benches (faults.ts, load.ts, list.ts, embedded.ts, profile.ts, stages.ts):
+// the server as a child process started as `npm start` starts it or the app in this process, signing
+// in, the demo's ids, the requests (a) and (c) of list.ts, and small figures helpers.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
 import { chromium, type Page } from 'playwright-core';
+import { buildApp } from '../packages/server/src/app';
 import { hashPassword } from '../packages/server/src/auth/passwords';
-import type { Db } from '../packages/server/src/db/database';
+import { loadConfig } from '../packages/server/src/config';
+import { type Db, migrate, openDatabase } from '../packages/server/src/db/database';
 import { freePort } from '../packages/server/test/free-port';
 // @ts-expect-error: a plain .mjs module of the start script, without types
 import { serverNodeArgs } from '../scripts/server-node-args.mjs';
-import type { BenchCase } from './generate';
+import { BENCH_SCHEMA, BENCH_URL, type BenchCase, benchCase } from './generate';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..');
 export const ADMIN_PASSWORD = 'bench admin password of some length';
@@ -322,6 +324,38 @@ export function failureLabel(error: unknown): string {
 /** A user with a password who is environment admin of the environment (list.ts, embedded.ts). */
 export function createEnvironmentAdmin(db: Db, environmentId: number, username: string, password: string) {
   return createMember(db, environmentId, username, password, { credentials: ['environment-admin'] });
+}
+
+/**
+ * The app on the bench schema in this process (profile.ts, stages.ts), with a new environment admin
+ * of the bench case; `signIn` answers their session cookie (call it once the app's hooks are added:
+ * the first request readies the app).
+ */
+export async function benchAppInProcess(usernamePrefix: string) {
+  const config = {
+    ...loadConfig({}),
+    databaseUrl: BENCH_URL,
+    databaseSchema: BENCH_SCHEMA,
+    logLevel: 'silent',
+    webDist: null,
+  };
+  const db = await openDatabase(config);
+  await migrate(db);
+  const bench = await benchCase(db);
+  const username = `${usernamePrefix}_${Date.now()}`;
+  const password = 'bench password of some length';
+  await createEnvironmentAdmin(db, bench.environmentId, username, password);
+  const app = await buildApp({ config, db, jwtSecret: new TextEncoder().encode(JWT_SECRET) });
+  const signIn = async () => {
+    const login = await app.inject({
+      method: 'POST',
+      url: '/api/login_check',
+      headers: { 'x-requested-with': 'XMLHttpRequest' },
+      payload: { username, password },
+    });
+    return login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  };
+  return { db, bench, app, signIn };
 }
 
 /** A user with a password, member of the environment with these credentials and roles. */

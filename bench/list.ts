@@ -208,25 +208,14 @@ async function main() {
   // The timed client: node:http over one kept-alive connection, as the load clients of (d) (fetch, from
   // undici, spends more of the bench process's CPU per request; row (a fetch) shows the difference).
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const get = (url: string) =>
-    new Promise<void>((resolve, reject) => {
-      http
-        .get(url, { agent, headers }, (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () =>
-            response.statusCode === 200
-              ? resolve()
-              : reject(new Error(`${url}: ${response.statusCode} ${Buffer.concat(chunks).toString()}`)),
-          );
-        })
-        .on('error', reject);
-    });
-  const post = (url: string, body: string) =>
+  /** One request through `agent`: a GET, or with `body` a POST of JSON; a 2xx answer resolves. */
+  const send = (url: string, body?: string) =>
     new Promise<void>((resolve, reject) => {
       const request = http.request(
         url,
-        { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json' } },
+        body === undefined
+          ? { agent, headers }
+          : { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json' } },
         (response) => {
           const chunks: Buffer[] = [];
           response.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -240,6 +229,7 @@ async function main() {
       request.on('error', reject);
       request.end(body);
     });
+  const get = (url: string) => send(url);
   const getWithFetch = async (url: string) => {
     const response = await fetch(url, { headers });
     if (response.status !== 200) throw new Error(`${url}: ${response.status} ${await response.text()}`);
@@ -402,16 +392,9 @@ async function main() {
     body: createBody(),
   });
   if (probe.status === 200 || probe.status === 201) {
-    for (let i = 0; i < STEADY_WARMUP / 4; i++) {
-      const response = await fetch(`${address}/api/contentdossier`, {
-        method: 'POST',
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: createBody(),
-      });
-      await response.arrayBuffer();
-    }
     // through node:http, as (a)
-    c = await timed(COMPARED_ITERATIONS, () => post(`${address}/api/contentdossier`, createBody()));
+    for (let i = 0; i < STEADY_WARMUP / 4; i++) await send(`${address}/api/contentdossier`, createBody());
+    c = await timed(COMPARED_ITERATIONS, () => send(`${address}/api/contentdossier`, createBody()));
     console.log(`(c) done: p50 ${ms(c.p50)} p95 ${ms(c.p95)}, ${peakSoFar(server)}`);
   } else createNote = `not measured (POST answered ${probe.status})`;
 

@@ -3,11 +3,7 @@
 // time, and the same grouped by package. Usage (after generate.ts):
 //   npx tsx bench/profile.ts [--requests 2000]
 import { Session } from 'node:inspector/promises';
-import { buildApp } from '../packages/server/src/app';
-import { loadConfig } from '../packages/server/src/config';
-import { migrate, openDatabase } from '../packages/server/src/db/database';
-import { BENCH_SCHEMA, BENCH_URL, benchCase } from './generate';
-import { createEnvironmentAdmin, JWT_SECRET, listFilterA } from './harness';
+import { benchAppInProcess, listFilterA } from './harness';
 
 interface ProfileNode {
   id: number;
@@ -43,27 +39,8 @@ function inclusiveOfOwn(nodes: ProfileNode[]): Map<string, number> {
 async function main() {
   const i = process.argv.indexOf('--requests');
   const requests = i >= 0 ? Number(process.argv[i + 1]) : 2000;
-  const config = {
-    ...loadConfig({}),
-    databaseUrl: BENCH_URL,
-    databaseSchema: BENCH_SCHEMA,
-    logLevel: 'silent',
-    webDist: null,
-  };
-  const db = await openDatabase(config);
-  await migrate(db);
-  const bench = await benchCase(db);
-  const username = `bench_profile_${Date.now()}`;
-  const password = 'bench password of some length';
-  await createEnvironmentAdmin(db, bench.environmentId, username, password);
-  const app = await buildApp({ config, db, jwtSecret: new TextEncoder().encode(JWT_SECRET) });
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/login_check',
-    headers: { 'x-requested-with': 'XMLHttpRequest' },
-    payload: { username, password },
-  });
-  const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  const { db, bench, app, signIn } = await benchAppInProcess('bench_profile');
+  const cookie = await signIn();
   // PROFILE_URL: another call to profile (its path and query); PROFILE_CALL=export: the CSV export of
   // list (a)'s whole filtered set (about 80,000 rows)
   const { limit: _limit, page: _page, ...wholeList } = listFilterA(bench);

@@ -7,11 +7,7 @@
 //   npx tsx bench/stages.ts [--requests 1000] [--call list|create]
 import http from 'node:http';
 import pg from 'pg';
-import { buildApp } from '../packages/server/src/app';
-import { loadConfig } from '../packages/server/src/config';
-import { migrate, openDatabase } from '../packages/server/src/db/database';
-import { BENCH_SCHEMA, BENCH_URL, benchCase } from './generate';
-import { createBodyC, createEnvironmentAdmin, JWT_SECRET, listFilterA } from './harness';
+import { benchAppInProcess, createBodyC, listFilterA } from './harness';
 
 /** Marks of the request in flight (one client: one request at a time). */
 let marks = new Map<string, number>();
@@ -22,13 +18,12 @@ const mark = (name: string) => {
 /** The text of each statement of the request in flight, in order. */
 let texts: string[] = [];
 
-/** Marks `q<n> sent` and `q<n> answered` around every statement pg's clients send. */
+/** Marks `q<n> sent` and `q<n> answered` around every statement pg's clients send (n from 1). */
 function markStatements() {
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const n = [...marks.keys()].filter((key) => key.endsWith(' sent')).length + 1;
     const config = args[0] as string | { text?: string };
-    texts.push(String(typeof config === 'string' ? config : config?.text).replace(/\s+/g, ' '));
+    const n = texts.push(String(typeof config === 'string' ? config : config?.text).replace(/\s+/g, ' '));
     mark(`q${n} sent`);
     const result = (query as (...a: unknown[]) => unknown).apply(this, args);
     if (result instanceof Promise)
@@ -48,20 +43,7 @@ async function main() {
   const requests = Number(option('--requests') ?? 1000);
   const call = option('--call') ?? 'list';
   if (call !== 'list' && call !== 'create') throw new Error('--call is list or create');
-  const config = {
-    ...loadConfig({}),
-    databaseUrl: BENCH_URL,
-    databaseSchema: BENCH_SCHEMA,
-    logLevel: 'silent',
-    webDist: null,
-  };
-  const db = await openDatabase(config);
-  await migrate(db);
-  const bench = await benchCase(db);
-  const username = `bench_stages_${Date.now()}`;
-  const password = 'bench password of some length';
-  await createEnvironmentAdmin(db, bench.environmentId, username, password);
-  const app = await buildApp({ config, db, jwtSecret: new TextEncoder().encode(JWT_SECRET) });
+  const { db, bench, app, signIn } = await benchAppInProcess('bench_stages');
   app.addHook('onRequest', async () => {
     marks = new Map();
     texts = [];
@@ -79,13 +61,7 @@ async function main() {
   });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = app.server.address() as { port: number };
-  const login = await app.inject({
-    method: 'POST',
-    url: '/api/login_check',
-    headers: { 'x-requested-with': 'XMLHttpRequest' },
-    payload: { username, password },
-  });
-  const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+  const cookie = await signIn();
   const path =
     call === 'list'
       ? `/api/contentdossier?${new URLSearchParams(listFilterA(bench))}`
@@ -96,7 +72,9 @@ async function main() {
   const samples = new Map<string, number[]>();
   const add = (stage: string, ms: number | undefined) => {
     if (ms === undefined || Number.isNaN(ms)) return;
-    samples.set(stage, [...(samples.get(stage) ?? []), ms]);
+    const values = samples.get(stage) ?? [];
+    values.push(ms);
+    samples.set(stage, values);
   };
   let lastTexts: string[] = [];
   const get = () =>
@@ -128,7 +106,7 @@ async function main() {
           response.on('end', () => {
             const received = performance.now();
             const at = (name: string) => marks.get(name) ?? Number.NaN;
-            const statements = [...marks.keys()].filter((key) => key.endsWith(' sent')).length;
+            const statements = texts.length;
             add('whole request, as the client sees it', received - sent);
             add('client to server', at('server reached') - sent);
             add('fastify up to the handler', at('handler') - at('server reached'));

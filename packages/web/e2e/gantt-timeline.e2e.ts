@@ -1,3 +1,4 @@
+import { formatYmd, parseDateOnly, type Ymd } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { Locator } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -285,7 +286,7 @@ test('a task dragged past its project’s end asks to edit the project date; bot
     await taskBar.waitFor();
     const row = (key: string) => page.locator('[role="row"]', { has: page.getByTestId(`gantt-name-${key}`) });
     // the dates saved above (25 days or 24, see there), as the chart shows them (dd-mm-yyyy)
-    const shown = (ymd: string) => ymd.split('-').reverse().join('-');
+    const shown = (ymd: string) => formatYmd(parseDateOnly(ymd) as Ymd);
     expect(await row(`p${ids.build}`).textContent()).toContain(shown(projectEnd));
     const taskRow = await row(`t${ids.build}-${ids.dig}`).textContent();
     expect(taskRow).toContain(shown(taskStart));

@@ -15,6 +15,13 @@ const environmentAdmin = {
   membership: { credentials: ['environment-admin'], role_ids: [] },
 } as unknown as Pick<EnvironmentAccess, 'user' | 'membership'>;
 
+// one database for the tests that read one
+let t: TestDatabase;
+beforeAll(async () => {
+  t = await createTestDatabase();
+});
+afterAll(() => t.close());
+
 describe('entityInMenus', () => {
   const entity = (id: number, type: 'main' | 'hidden' | 'other', visibility_roles: number[] = []) => ({
     id,
@@ -40,12 +47,6 @@ describe('entityInMenus', () => {
 });
 
 describe('entitiesShownToRoles', () => {
-  let t: TestDatabase;
-  beforeAll(async () => {
-    t = await createTestDatabase();
-  });
-  afterAll(() => t.close());
-
   test('the entities whose show permission one of the roles holds, in the environments asked for', async () => {
     const a = await buildEnvironment(t.db);
     const b = await buildEnvironment(t.db);
@@ -65,12 +66,6 @@ describe('entitiesShownToRoles', () => {
 });
 
 describe('entityAndLinkedIds', () => {
-  let t: TestDatabase;
-  beforeAll(async () => {
-    t = await createTestDatabase();
-  });
-  afterAll(() => t.close());
-
   test("the entity and those its links join, either side, following a new link (the cache's key moves)", async () => {
     const environment = await buildEnvironment(t.db);
     const [cases, clients, notes, unlinked] = [

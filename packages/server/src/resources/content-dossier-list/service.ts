@@ -184,8 +184,7 @@ async function openList(db: Db, user: UserRow, query: Query, options: ListOption
     params.condition = params.condition
       ? sql<boolean>`(${params.condition} and ${options.condition})`
       : options.condition;
-  const dataVersionOf = await entityAndLinkedIds(db, access, defDossierId);
-  return { access, params, visible, entity: scope.entity, embedded, dataVersionOf };
+  return { access, params, visible, entity: scope.entity, embedded };
 }
 
 export async function listDossiers(
@@ -194,12 +193,7 @@ export async function listDossiers(
   query: Query,
   options: ListOptions = {},
 ): Promise<DossierListBody> {
-  const { access, params, visible, entity, embedded, dataVersionOf } = await openList(
-    db,
-    user,
-    query,
-    options,
-  );
+  const { access, params, visible, entity, embedded } = await openList(db, user, query, options);
   const shownItems =
     options.itemsView && options.itemsView !== 'list'
       ? await visibleItems(db, access, params.defDossierId, [options.itemsView])
@@ -219,6 +213,7 @@ export async function listDossiers(
         )),
       ]
     : shownItems;
+  const dataVersionOf = await entityAndLinkedIds(db, access, params.defDossierId);
   const [{ rows, dataVersion }, items] = await Promise.all([
     pageWithRelations(db, params, pageLinks(listItems), dataVersionOf),
     presentItems(db, access, listItems),
@@ -278,13 +273,14 @@ export async function listColumnPages(
   columns: BoardColumns,
   options: ListOptions = {},
 ): Promise<Record<string, DossierListBody>> {
-  const { access, params, visible, dataVersionOf } = await openList(db, user, query, options);
+  const { access, params, visible } = await openList(db, user, query, options);
   const listItems =
     options.itemsView && options.itemsView !== 'list'
       ? await visibleItems(db, access, params.defDossierId, [options.itemsView])
       : visible.filter((v) => v.item.view === 'list');
   const counted = columnOf(columns.item, params.summaryKeys.get(params.defDossierId));
   if (counted?.kind !== 'field') throw new Error('a board is grouped by a list field');
+  const dataVersionOf = await entityAndLinkedIds(db, access, params.defDossierId);
   const [{ rows, dataVersion }, items] = await Promise.all([
     columnPagesWithRelations(
       db,
