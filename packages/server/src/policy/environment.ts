@@ -4,7 +4,7 @@ import {
   type EnvironmentModule,
   TWO_FACTOR_REQUIRED,
 } from '@dossierbase/core';
-import { type Selectable, sql } from 'kysely';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import { noteMemberActivity } from '../auth/activity-record';
 import type { SessionClaims } from '../auth/session';
 import { compiledOnce } from '../db/compiled-once';
@@ -112,7 +112,7 @@ const USER_COLUMNS = [
   'created_at',
   'modified_at',
 ] as const satisfies readonly (keyof UserRow)[];
-// every column, so that readSignedInUser's user is the same row as currentUser's
+// every column, so that signedInUser's user is the same row as currentUser's
 const everyUserColumn: [Exclude<keyof UserRow, (typeof USER_COLUMNS)[number]>] extends [never]
   ? true
   : never = true;
@@ -173,18 +173,45 @@ const jsonDate = (value: unknown) => (value == null ? null : new Date(value as s
  * (migration 2026-11-29T0500; inside it the statement's plan is kept, where this session plans every
  * statement anew): the user, when active and the session of the access token still open (undefined
  * otherwise), and with `environmentId` that environment (without the logo's bytes, which the logo
- * route reads) and the user's membership of it. The rows come as JSON, their dates as text and the
- * bigint config_version as a number: they are given the types the driver gives them.
+ * route reads) and the user's membership of it. The answer comes as JSON text, so that two reads can
+ * be compared whole (a call that carries the read in its own statement, auth/current-user.ts).
  */
-export async function readSignedIn(
-  db: Db,
-  claims: SessionClaims,
+export const signedInReadSql = (
+  claims: Pick<SessionClaims, 'userId' | 'sessionId'>,
   environmentId: number | null,
-): Promise<{ user: UserRow; read: EnvironmentRead } | undefined> {
+) => sql<string>`signed_in_read(${environmentId}, ${claims.userId}, ${claims.sessionId})::text`;
+
+/**
+ * The sign-in read carried by a statement the call runs anyway (the list's page statement): the
+ * statement selects `read` beside its rows and leaves what it read in `answer`.
+ */
+export interface SignInCheck {
+  read: RawBuilder<string>;
+  answer?: string;
+}
+
+/** signed_in_read's answer as text (see signedInReadSql). */
+export async function readSignedInText(
+  db: Db,
+  claims: Pick<SessionClaims, 'userId' | 'sessionId'>,
+  environmentId: number | null,
+): Promise<string> {
   const { rows } = await sql<{
-    read: { user: JsonRow | null; environment: JsonRow | null; membership: JsonRow | null };
-  }>`select signed_in_read(${environmentId}, ${claims.userId}, ${claims.sessionId}) as read`.execute(db);
-  const { user, environment, membership } = rows[0].read;
+    read: string;
+  }>`select ${signedInReadSql(claims, environmentId)} as read`.execute(db);
+  return rows[0].read;
+}
+
+/**
+ * A sign-in read's answer with the types the driver gives rows (its dates come as text in JSON, the
+ * bigint config_version as a number); undefined when the user is inactive or the session closed.
+ */
+export function signedInFrom(text: string): { user: UserRow; read: EnvironmentRead } | undefined {
+  const { user, environment, membership } = JSON.parse(text) as {
+    user: JsonRow | null;
+    environment: JsonRow | null;
+    membership: JsonRow | null;
+  };
   if (!user) return undefined;
   return {
     user: {
@@ -208,21 +235,25 @@ export async function readSignedIn(
   };
 }
 
-// What readSignedInUser read about the environment, for the openEnvironment of the same request: keyed
+export async function readSignedIn(
+  db: Db,
+  claims: SessionClaims,
+  environmentId: number | null,
+): Promise<{ user: UserRow; read: EnvironmentRead } | undefined> {
+  return signedInFrom(await readSignedInText(db, claims, environmentId));
+}
+
+// What a sign-in read read about the environment, for the openEnvironment of the same request: keyed
 // by the user object, which lives as long as its request.
 const readWithUser = new WeakMap<UserRow, Map<number, EnvironmentRead>>();
 
 /**
- * The active user of the claims whose session is open (undefined otherwise), reading their standing
- * in `environmentId` in the same call, so that the request's openEnvironment of that environment
+ * The user of a sign-in read's answer (undefined: inactive, or the session closed), with the standing
+ * in `environmentId` it read kept for the request's openEnvironment of that environment, which then
  * costs no statement.
  */
-export async function readSignedInUser(
-  db: Db,
-  claims: SessionClaims,
-  environmentId: number,
-): Promise<UserRow | undefined> {
-  const result = await readSignedIn(db, claims, environmentId);
+export function signedInUser(text: string, environmentId: number): UserRow | undefined {
+  const result = signedInFrom(text);
   if (!result) return undefined;
   readWithUser.set(result.user, new Map([[environmentId, result.read]]));
   return result.user;

@@ -2,6 +2,7 @@ import type { Selectable, SelectQueryBuilder } from 'kysely';
 import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { Database } from '../../db/schema';
+import type { SignInCheck } from '../../policy/environment';
 import { dataVersionSql } from '../list-cache';
 import type { ListParams } from '../list-query';
 import { summaryOfAnyEntitySql, summarySql } from '../visible-summary';
@@ -85,8 +86,6 @@ export type PageRow = Pick<
 > & {
   created_at: string;
   modified_at: string;
-  created_by_username: string | null;
-  modified_by_username: string | null;
   linked: PageLinkedDossier[];
 };
 
@@ -95,19 +94,20 @@ const isoUtc = (column: string) =>
 
 /**
  * One page and everything the list call needs beside it, in one statement: the data version of
- * `dataVersionOf` (the entity and the entities linked to it: the key of its cached totals), the
- * usernames of creator and last editor and, per row, the dossiers linked through `links` in rank
- * order. A list request is bound by its statements (each costs a round trip on both sides), not by
+ * `dataVersionOf` (the entity and the entities linked to it: the key of its cached totals) and, per
+ * row, the dossiers linked through `links` in rank order (the usernames of creator and last editor
+ * come from policy/usernames.ts). A list request is bound by its statements (each costs a round trip on both sides), not by
  * this work on 50 rows. The outer order repeats the page's, so the joins cannot reorder it; an empty
- * page still answers the version.
+ * page still answers the version. With `signIn`, the statement carries the call's sign-in read too.
  */
 export async function pageWithRelations(
   db: Db,
   params: ListParams,
   links: PageLinks,
   dataVersionOf: readonly number[],
+  signIn: SignInCheck | null = null,
 ): Promise<{ rows: PageRow[]; dataVersion: string }> {
-  return rowsWithRelations(db, params, links, dataVersionOf, sql`(${pageQuery(db, params)})`, null);
+  return rowsWithRelations(db, params, links, dataVersionOf, sql`(${pageQuery(db, params)})`, null, signIn);
 }
 
 /**
@@ -150,6 +150,7 @@ async function rowsWithRelations(
   dataVersionOf: readonly number[],
   source: RawBuilder<unknown>,
   group: { select: RawBuilder<unknown>; order: RawBuilder<unknown> } | null,
+  signIn: SignInCheck | null = null,
 ): Promise<{ rows: PageRow[]; dataVersion: string }> {
   const env = params.environmentId;
   const parts: RawBuilder<unknown>[] = [];
@@ -174,18 +175,21 @@ async function rowsWithRelations(
     sql`content_dossier.id ${sql.raw(tie)}`,
   ];
   // Only the columns the answer uses: `summaries` (every reader class's summary) stays in the database.
-  const { rows } = await sql<PageRow & { data_version: string }>`select v.data_version, content_dossier.id,
+  const { rows } = await sql<
+    PageRow & { data_version: string; signed_in?: string }
+  >`select v.data_version, content_dossier.id,
       content_dossier.def_dossier_id, content_dossier.environment_id, content_dossier.archived,
       content_dossier.values, content_dossier.created_by, content_dossier.modified_by,
       ${summarySql('content_dossier', params.summaryKeys.get(params.defDossierId))} as summary,
       ${isoUtc('content_dossier.created_at')} as created_at, ${isoUtc('content_dossier.modified_at')} as modified_at,
-      cu.username as created_by_username, mu.username as modified_by_username, ${linked} as linked
+      ${linked} as linked
       ${group ? sql`, ${group.select}` : sql``}
-    from (select ${dataVersionSql(dataVersionOf)} as data_version) v
+      ${signIn ? sql`, case when row_number() over () = 1 then v.signed_in end as signed_in` : sql``}
+    from (select ${dataVersionSql(dataVersionOf)} as data_version ${signIn ? sql`, ${signIn.read} as signed_in` : sql``}) v
     left join ${source} as content_dossier on true
-    left join app_user cu on cu.id = content_dossier.created_by
-    left join app_user mu on mu.id = content_dossier.modified_by
     order by ${sql.join(order)}`.execute(db);
+  // one row carries the sign-in read (of 50 rows, 49 copies of its kilobyte would be sent for nothing)
+  if (signIn) signIn.answer = rows.find((row) => row.signed_in != null)?.signed_in;
   return {
     dataVersion: rows[0]?.data_version ?? '0',
     rows: rows.filter((row) => row.id !== null),

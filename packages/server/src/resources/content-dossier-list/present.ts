@@ -3,6 +3,7 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../../db/database';
 import type { ContentDossierTable } from '../../db/schema';
 import type { SummaryKeys } from '../../policy/summary';
+import { usernamesOf } from '../../policy/usernames';
 import { visibleSummary } from '../../query/visible-summary';
 
 type Row = Selectable<ContentDossierTable>;
@@ -37,18 +38,12 @@ export function dossierWire(
   };
 }
 
-/** Dossier rows in the wire shape, with the usernames of creator and last editor (one query). */
+/** Dossier rows in the wire shape, with the usernames of creator and last editor. */
 export async function presentDossiers(db: Db, rows: Row[], summaryKeys: SummaryKeys): Promise<Dossier[]> {
-  const userIds = [
-    ...new Set(rows.flatMap((r) => [r.created_by, r.modified_by]).filter((id) => id !== null)),
-  ];
-  const users = new Map(
-    (userIds.length
-      ? await db.selectFrom('app_user').select(['id', 'username']).where('id', 'in', userIds).execute()
-      : []
-    ).map((u) => [u.id, u.username]),
+  const nameOf = await usernamesOf(
+    db,
+    rows.flatMap((r) => [r.created_by, r.modified_by]),
   );
-  const nameOf = (id: number | null) => (id === null ? null : users.get(id));
   return rows.map((row) =>
     dossierWire(
       row,

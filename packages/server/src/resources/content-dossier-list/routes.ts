@@ -1,7 +1,7 @@
 import { dossierListLimitSchema, idParamSchema, quickSearchAnswerSchema } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUser, currentUserIn } from '../../auth/current-user';
+import { currentUser, withSignInCarried } from '../../auth/current-user';
 import { answers } from '../../http-errors';
 import { listDossiers, positiveId, quickSearch } from './service';
 
@@ -48,10 +48,10 @@ export const contentDossierListRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/contentdossier',
     { config: { access: 'signedIn' }, schema: { querystring: listQuery, tags } },
-    async (request) => {
-      const user = await currentUserIn(request, positiveId(request.query.environment));
-      return listDossiers(db, user, request.query as Record<string, unknown>, { indexes });
-    },
+    async (request) =>
+      withSignInCarried(request, positiveId(request.query.environment), (user, signIn) =>
+        listDossiers(db, user, request.query as Record<string, unknown>, { indexes, signIn }),
+      ),
   );
 
   app.get(

@@ -34,8 +34,10 @@ import {
   type EnvironmentAccess,
   isEnvironmentAdmin,
   openEnvironment,
+  type SignInCheck,
 } from '../../policy/environment';
 import { readerSummaryKeys } from '../../policy/summary';
+import { usernamesOf } from '../../policy/usernames';
 import { runAggregations } from '../../query/compile/aggregate';
 import { type Column, columnOf } from '../../query/compile/columns';
 import {
@@ -69,6 +71,8 @@ export interface ListOptions {
   condition?: RawBuilder<boolean>;
   /** the view whose items the answer carries (a calendar or kanban custom view), else 'list' */
   itemsView?: string;
+  /** the call's sign-in read, carried by the page statement (auth/current-user.ts withSignInCarried) */
+  signIn?: SignInCheck | null;
 }
 
 type Query = Record<string, unknown>;
@@ -187,6 +191,13 @@ async function openList(db: Db, user: UserRow, query: Query, options: ListOption
   return { access, params, visible, entity: scope.entity, embedded };
 }
 
+/** The creators and last editors of page rows. */
+const usersOf = (rows: PageRow[]) => rows.flatMap((row) => [row.created_by, row.modified_by]);
+
+/** A page row in the wire shape (it carries the reader's summary already: no key to apply). */
+const pageRowWire = (row: PageRow, nameOf: (id: number | null) => string | null) =>
+  dossierWire(row, { created_by: nameOf(row.created_by), modified_by: nameOf(row.modified_by) }, undefined);
+
 export async function listDossiers(
   db: Db,
   user: UserRow,
@@ -215,21 +226,18 @@ export async function listDossiers(
     : shownItems;
   const dataVersionOf = await entityAndLinkedIds(db, access, params.defDossierId);
   const [{ rows, dataVersion }, items] = await Promise.all([
-    pageWithRelations(db, params, pageLinks(listItems), dataVersionOf),
+    pageWithRelations(db, params, pageLinks(listItems), dataVersionOf, options.signIn),
     presentItems(db, access, listItems),
   ]);
-  const { count, aggregations } = await countAndAggregations(db, params, dataVersion);
+  const [{ count, aggregations }, nameOf] = await Promise.all([
+    countAndAggregations(db, params, dataVersion),
+    usernamesOf(db, usersOf(rows)),
+  ]);
   noteSortIndexUse(db, params, count.items, options.indexes);
   return {
     results: {
       // page rows carry the reader's summary already (no key to apply)
-      dossiers: rows.map((row) =>
-        dossierWire(
-          row,
-          { created_by: row.created_by_username, modified_by: row.modified_by_username },
-          undefined,
-        ),
-      ),
+      dossiers: rows.map((row) => pageRowWire(row, nameOf)),
       contents: contentsOf(listItems, rows),
       items,
       aggregations: await withVisibleOptions(db, access, visible, aggregations),
@@ -299,18 +307,13 @@ export async function listColumnPages(
     dataVersion,
   );
   const totals = new Map((aggregations[0]?.options ?? []).map((o) => [o.id, o.total]));
+  const nameOf = await usernamesOf(db, usersOf(rows));
   const pages: Record<string, DossierListBody> = {};
   for (const optionId of columns.optionIds) {
     const own = rows.filter((row) => Number(row.board_column) === optionId);
     pages[String(optionId)] = {
       results: {
-        dossiers: own.map((row) =>
-          dossierWire(
-            row,
-            { created_by: row.created_by_username, modified_by: row.modified_by_username },
-            undefined,
-          ),
-        ),
+        dossiers: own.map((row) => pageRowWire(row, nameOf)),
         contents: contentsOf(listItems, own),
         items,
         aggregations: [],
