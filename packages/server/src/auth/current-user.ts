@@ -4,6 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/database';
 import type { UserRow } from '../db/schema';
 import { forbidden, unauthorized } from '../http-errors';
+import { environmentOfEntity } from '../policy/entity-environment';
 import {
   readSignedIn,
   readSignedInText,
@@ -136,20 +137,16 @@ function signedIn(request: FastifyRequest, user: UserRow): UserRow {
 }
 
 /**
- * currentUserIn for a call about one entity: the entity's environment is looked up first, so that the
- * user and their standing in it come in one statement. An unknown entity reads the user alone, and the
- * caller's entity check answers 404 after the sign-in check.
+ * currentUserIn for a call about one entity: the entity's environment (known to the node after its
+ * first look-up, policy/entity-environment.ts) names the standing the sign-in read reads. An unknown
+ * entity reads the user alone, and the caller's entity check answers 404 after the sign-in check; so
+ * does a deleted entity whose environment the node still knows.
  */
 export async function currentUserForEntity(
   request: FastifyRequest,
   defDossierId: number,
 ): Promise<{ user: UserRow; environmentId: number | null }> {
   if (!(await sessionClaims(request))) throw unauthorized();
-  const entity = await request.server.db
-    .selectFrom('def_dossier')
-    .select('environment_id')
-    .where('id', '=', defDossierId)
-    .executeTakeFirst();
-  const environmentId = entity?.environment_id ?? null;
+  const environmentId = await environmentOfEntity(request.server.db, defDossierId);
   return { user: await currentUserIn(request, environmentId), environmentId };
 }

@@ -33,6 +33,7 @@ import * as dashboardRollups from './2026-11-28T1840-dashboard-rollups';
 import * as dashboardDayRollups from './2026-11-29T0100-dashboard-day-rollups';
 import * as signedInRead from './2026-11-29T0500-signed-in-read';
 import * as fixedUsernames from './2026-11-29T1400-fixed-usernames';
+import * as fixedEntityEnvironments from './2026-11-29T1500-fixed-entity-environments';
 
 // Listed by hand so the migrator needs no file-system scan. Kysely runs them in name order,
 // so every name starts with its UTC date and time.
@@ -71,4 +72,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29T0100-dashboard-day-rollups': dashboardDayRollups,
   '2026-11-29T0500-signed-in-read': signedInRead,
   '2026-11-29T1400-fixed-usernames': fixedUsernames,
+  '2026-11-29T1500-fixed-entity-environments': fixedEntityEnvironments,
 };

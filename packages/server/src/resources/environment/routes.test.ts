@@ -413,6 +413,14 @@ describe('POST /api/environment', () => {
     expect(created).toEqual([]);
   });
 
+  test('two admins creating environments at the same moment: both are created', async () => {
+    const admins = await Promise.all([signIn({ roles: ADMIN_ROLES }), signIn({ roles: ADMIN_ROLES })]);
+    const responses = await Promise.all(admins.map(({ client }) => client.post('/api/environment', valid())));
+    expect(responses.map((r) => r.statusCode)).toEqual([201, 201]);
+    const [one, two] = responses.map((r) => r.json().id);
+    expect(one).not.toBe(two);
+  });
+
   test('a contract admin without a subscription: 403 with the limit message', async () => {
     const { user, client } = await signIn({ roles: CONTRACT_ADMIN_ROLES });
     const response = await client.post('/api/environment', valid());

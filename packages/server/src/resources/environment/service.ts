@@ -57,6 +57,9 @@ export interface NewEnvironmentInput {
   template?: number | null;
 }
 
+/** The advisory lock that lets one environment be created at a time (its partitions with it). */
+const ENVIRONMENT_CREATION_LOCK = 16_004;
+
 export async function createEnvironment(
   db: Db,
   user: UserRow,
@@ -74,6 +77,10 @@ export async function createEnvironment(
   return db.transaction().execute(async (trx) => {
     // Serialise creations per user so two parallel calls cannot both slip under the limit.
     await sql`select pg_advisory_xact_lock(${user.id})`.execute(trx);
+    // And every creation with every other: the new row's trigger creates its partitions, which locks
+    // the partitioned tables and then the environment table for their keys, while another creation
+    // holds that table since its insert and waits for the partitioned tables (a deadlock: one 500).
+    await sql`select pg_advisory_xact_lock(${ENVIRONMENT_CREATION_LOCK}, 0)`.execute(trx);
     if ((await environmentsLeft(trx, user)) <= 0) throw forbidden(ENVIRONMENT_MESSAGES.limit);
     const environment = await trx
       .insertInto('environment')
