@@ -183,6 +183,8 @@ async function main() {
       stdio: ['ignore', process.env.BENCH_LOG ? 'inherit' : 'ignore', 'inherit'],
     },
   );
+  // a run that fails part-way must not leave its server running
+  process.on('exit', () => server.kill('SIGTERM'));
   await waitForServer(address);
   const login = await fetch(`${address}/api/login_check`, {
     method: 'POST',
