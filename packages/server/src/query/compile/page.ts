@@ -96,9 +96,10 @@ const isoUtc = (column: string) =>
  * One page and everything the list call needs beside it, in one statement: the data version of
  * `dataVersionOf` (the entity and the entities linked to it: the key of its cached totals) and, per
  * row, the dossiers linked through `links` in rank order (the usernames of creator and last editor
- * come from policy/usernames.ts). A list request is bound by its statements (each costs a round trip on both sides), not by
- * this work on 50 rows. The outer order repeats the page's, so the joins cannot reorder it; an empty
- * page still answers the version. With `signIn`, the statement carries the call's sign-in read too.
+ * come from policy/usernames.ts). A list request is bound by its statements (each costs a round trip
+ * on both sides), not by this work on 50 rows. The outer order repeats the page's, so the join cannot
+ * reorder it; an empty page still answers the version. With `signIn`, the statement carries the
+ * call's sign-in read too.
  */
 export async function pageWithRelations(
   db: Db,
