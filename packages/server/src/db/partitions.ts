@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { environmentOfEntity } from '../policy/entity-environment';
 import { checkedId } from '../query/field-expression';
 import type { Db } from './database';
 
@@ -9,23 +10,11 @@ import type { Db } from './database';
 /** The partition of content_dossier that holds the environment's dossiers. */
 export const dossierPartition = (environmentId: number) => `content_dossier_e${checkedId(environmentId)}`;
 
-// An entity never moves to another environment: its partition is looked up once per database.
-const partitionOfEntity = new WeakMap<Db, Map<number, string>>();
-
 /** The content_dossier partition of the entity's environment; throws for an unknown entity. */
 export async function entityDossierPartition(db: Db, defDossierId: number): Promise<string> {
-  const known = partitionOfEntity.get(db) ?? new Map<number, string>();
-  partitionOfEntity.set(db, known);
-  const cached = known.get(defDossierId);
-  if (cached) return cached;
-  const entity = await db
-    .selectFrom('def_dossier')
-    .select('environment_id')
-    .where('id', '=', defDossierId)
-    .executeTakeFirstOrThrow(() => new Error(`Unknown entity ${defDossierId}`));
-  const partition = dossierPartition(entity.environment_id);
-  known.set(defDossierId, partition);
-  return partition;
+  const environmentId = await environmentOfEntity(db, defDossierId);
+  if (environmentId === null) throw new Error(`Unknown entity ${defDossierId}`);
+  return dossierPartition(environmentId);
 }
 
 /** ANALYZE of one environment's dossiers (the parent's ANALYZE would read every tenant's). */

@@ -3,7 +3,8 @@ import type { Db } from '../db/database';
 
 // An entity never moves to another environment (migration 2026-11-29T1500 refuses it), so each node
 // keeps, per database, the environment of every entity it has looked up: a call that names only an
-// entity (a create) reads the user's standing in its environment without a round trip before it.
+// entity (a create) reads the user's standing in its environment without a round trip before it, and
+// the index builds find the entity's partition (db/partitions.ts).
 // Only entities found are kept: an id unknown now may be an entity's tomorrow.
 const known = new WeakMap<Db, LRUCache<number, number>>();
 

@@ -236,7 +236,6 @@ export async function listDossiers(
   noteSortIndexUse(db, params, count.items, options.indexes);
   return {
     results: {
-      // page rows carry the reader's summary already (no key to apply)
       dossiers: rows.map((row) => pageRowWire(row, nameOf)),
       contents: contentsOf(listItems, rows),
       items,
@@ -301,13 +300,15 @@ export async function listColumnPages(
     presentItems(db, access, listItems),
   ]);
   // the totals: how many hold each option, the count the list's option aggregation makes
-  const { aggregations } = await countAndAggregations(
-    db,
-    { ...params, aggregations: [{ column: counted, aggregate: 'count', param: 'board' }] },
-    dataVersion,
-  );
+  const [{ aggregations }, nameOf] = await Promise.all([
+    countAndAggregations(
+      db,
+      { ...params, aggregations: [{ column: counted, aggregate: 'count', param: 'board' }] },
+      dataVersion,
+    ),
+    usernamesOf(db, usersOf(rows)),
+  ]);
   const totals = new Map((aggregations[0]?.options ?? []).map((o) => [o.id, o.total]));
-  const nameOf = await usernamesOf(db, usersOf(rows));
   const pages: Record<string, DossierListBody> = {};
   for (const optionId of columns.optionIds) {
     const own = rows.filter((row) => Number(row.board_column) === optionId);
