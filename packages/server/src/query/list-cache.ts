@@ -9,16 +9,6 @@ import { createPromiseCache } from '../promise-cache';
 
 const cache = createPromiseCache({ max: 10_000, ttlMs: 15 * 60_000 });
 
-/**
- * SQL of the sum of the data versions of `entityIds` (the entity and every entity a link joins to it,
- * policy/entity.ts entityAndLinkedIds), as text: it only ever grows. The list call reads it in its
- * page statement. (The linked entities were found by a subquery of def_dossier_link here: 0.1 ms more
- * of every list call's round trip, for what the configuration cache already knows.)
- */
-export const dataVersionSql = (entityIds: readonly number[]) => sql<string>`(
-    select coalesce(sum(version), 0)::text from entity_data_version
-    where def_dossier_id = any(${sql.val([...entityIds])}::int[]))`;
-
 export const queryKey = (query: CompiledQuery) => `${query.sql}\u0000${JSON.stringify(query.parameters)}`;
 
 /** The cached result of `compute` under `key` (see createPromiseCache). */

@@ -3,9 +3,18 @@ import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database';
 import type { Database } from '../../db/schema';
 import type { SignInCheck } from '../../policy/environment';
-import { dataVersionSql } from '../list-cache';
+import {
+  dataVersionOf as dataVersionOfVersions,
+  type EntityVersions,
+  entityVersionsSql,
+  type LinkRefs,
+  linkedDossiersOf,
+  linkRefsSql,
+  type PageLinkedDossier,
+  type PageLinks,
+} from '../linked-dossiers';
 import type { ListParams } from '../list-query';
-import { summaryOfAnyEntitySql, summarySql } from '../visible-summary';
+import { summarySql } from '../visible-summary';
 import { holdingDossier, linkedToDossier } from './links';
 
 // The filtered set of a list (no order, no paging), one page of it with what the answer carries beside
@@ -51,22 +60,6 @@ export function orderedQuery(db: Db, params: ListParams): ListQuery {
   let q = filteredQuery(db, params);
   for (const s of params.sorts) q = q.orderBy(sql`${s.expression} ${sql.raw(s.direction)}`);
   return q.orderBy('content_dossier.id', params.sorts[0]?.direction ?? 'desc');
-}
-
-/** Link ids whose linked dossiers a page carries: forward links and the back links that mirror them. */
-export interface PageLinks {
-  forward: number[];
-  backward: number[];
-}
-
-/** A dossier linked to a page row, as the page statement returns it (`forward`: row is the parent). */
-export interface PageLinkedDossier {
-  link_id: number;
-  forward: boolean;
-  id: number;
-  summary: string;
-  def_dossier_id: number;
-  archived: boolean;
 }
 
 /**
@@ -154,21 +147,7 @@ async function rowsWithRelations(
   signIn: SignInCheck | null = null,
 ): Promise<{ rows: PageRow[]; dataVersion: string }> {
   const env = params.environmentId;
-  const parts: RawBuilder<unknown>[] = [];
-  const summary = summaryOfAnyEntitySql('d', params.summaryKeys);
-  if (links.forward.length)
-    parts.push(sql`select cl.link_id, true as forward, d.id, ${summary} as summary, d.def_dossier_id, d.archived, cl.rank, cl.id as cl_id
-      from content_link cl join content_dossier d on d.id = cl.child_id and d.environment_id = cl.environment_id
-      where cl.environment_id = ${env} and cl.link_id in (${sql.join(links.forward)}) and cl.parent_id = content_dossier.id`);
-  if (links.backward.length)
-    parts.push(sql`select cl.link_id, false, d.id, ${summary}, d.def_dossier_id, d.archived, cl.rank, cl.id
-      from content_link cl join content_dossier d on d.id = cl.parent_id and d.environment_id = cl.environment_id
-      where cl.environment_id = ${env} and cl.link_id in (${sql.join(links.backward)}) and cl.child_id = content_dossier.id`);
-  const linked = parts.length
-    ? sql`(select coalesce(json_agg(json_build_object('link_id', x.link_id, 'forward', x.forward, 'id', x.id,
-          'summary', x.summary, 'def_dossier_id', x.def_dossier_id, 'archived', x.archived) order by x.rank, x.cl_id), '[]')
-        from (${sql.join(parts, sql` union all `)}) x)`
-    : sql`'[]'::json`;
+  const linkRefs = linkRefsSql(env, links);
   const tie = params.sorts[0]?.direction ?? 'desc';
   const order = [
     ...(group ? [group.order] : []),
@@ -177,23 +156,36 @@ async function rowsWithRelations(
   ];
   // Only the columns the answer uses: `summaries` (every reader class's summary) stays in the database.
   const { rows } = await sql<
-    PageRow & { data_version: string; signed_in?: string }
-  >`select v.data_version, content_dossier.id,
+    Omit<PageRow, 'linked'> & { versions: EntityVersions | null; links: LinkRefs | null; signed_in?: string }
+  >`select v.versions, content_dossier.id,
       content_dossier.def_dossier_id, content_dossier.environment_id, content_dossier.archived,
       content_dossier.values, content_dossier.created_by, content_dossier.modified_by,
       ${summarySql('content_dossier', params.summaryKeys.get(params.defDossierId))} as summary,
-      ${isoUtc('content_dossier.created_at')} as created_at, ${isoUtc('content_dossier.modified_at')} as modified_at,
-      ${linked} as linked
+      ${isoUtc('content_dossier.created_at')} as created_at, ${isoUtc('content_dossier.modified_at')} as modified_at
+      ${linkRefs ? sql`, ${linkRefs} as links` : sql``}
       ${group ? sql`, ${group.select}` : sql``}
       ${signIn ? sql`, case when row_number() over () = 1 then v.signed_in end as signed_in` : sql``}
-    from (select ${dataVersionSql(dataVersionOf)} as data_version ${signIn ? sql`, ${signIn.read} as signed_in` : sql``}) v
+    from (select ${entityVersionsSql(dataVersionOf)} as versions ${signIn ? sql`, ${signIn.read} as signed_in` : sql``}) v
     left join ${source} as content_dossier on true
     order by ${sql.join(order)}`.execute(db);
   // one row carries the sign-in read (of 50 rows, 49 copies of its kilobyte would be sent for nothing)
   if (signIn) signIn.answer = rows.find((row) => row.signed_in != null)?.signed_in;
+  const versions = rows[0]?.versions ?? null;
+  const pageRows = rows.filter((row) => row.id !== null);
+  // (the cache keeps what every reader class sees; the reader's summary is chosen from it)
+  const linked = await linkedDossiersOf(
+    db,
+    env,
+    pageRows.map((row) => row.links ?? null),
+    versions,
+    params.summaryKeys,
+  );
   return {
-    dataVersion: rows[0]?.data_version ?? '0',
-    rows: rows.filter((row) => row.id !== null),
+    dataVersion: dataVersionOfVersions(versions),
+    rows: pageRows.map(({ versions: _v, links: _l, signed_in: _s, ...row }, i) => ({
+      ...row,
+      linked: linked[i] ?? [],
+    })),
   };
 }
 

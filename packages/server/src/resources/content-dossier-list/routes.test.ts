@@ -1,4 +1,5 @@
 import { FORBIDDEN_MESSAGE, LIST_LIMIT_MESSAGE } from '@dossierbase/core';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildDataField,
@@ -10,7 +11,7 @@ import {
   setItemRoles,
 } from '../../../test/entity-factories';
 import { addMember, buildDefDossier, buildEnvironment, buildRole } from '../../../test/factories';
-import { createTestApp, type TestApp, type TestClient } from '../../../test/test-app';
+import { createTestApp, onPostgresServer, type TestApp, type TestClient } from '../../../test/test-app';
 import { indexJobsIdle } from '../../query/index-jobs';
 
 // GET /api/contentdossier and /api/contentdossier/search, dossiers inserted directly.
@@ -549,6 +550,81 @@ describe('cached counts and aggregations', () => {
     expect(await figures()).toEqual(before);
   });
 });
+
+describe('the linked dossiers of a page (kept per node under their entity data version)', () => {
+  it('follow every write to the linked dossier and to the links, on any path', async () => {
+    const clientsOfAlpha = async () =>
+      (await ok(admin, { [item.title]: 'alpha' })).results.contents[String(dossier.alpha)][item.clients];
+    const ann = { id: child.ann, summary: 'Ann client', def_dossier_id: childEntityId, archived: false };
+    expect(await clientsOfAlpha()).toEqual([ann]);
+    expect(await clientsOfAlpha()).toEqual([ann]);
+    const setAnn = (values: { summary?: string; archived?: boolean }) =>
+      t.db.updateTable('content_dossier').set(values).where('id', '=', child.ann).execute();
+    try {
+      await setAnn({ summary: 'Ann renamed' });
+      expect(await clientsOfAlpha()).toEqual([{ ...ann, summary: 'Ann renamed' }]);
+      await setAnn({ archived: true });
+      expect(await clientsOfAlpha()).toEqual([{ ...ann, summary: 'Ann renamed', archived: true }]);
+    } finally {
+      await setAnn({ summary: 'Ann client', archived: false });
+    }
+    expect(await clientsOfAlpha()).toEqual([ann]);
+    // a second client, stored from the backlink side, ranked after Ann
+    await t.db
+      .insertInto('content_link')
+      .values({
+        environment_id: envId,
+        link_id: backLinkId,
+        parent_id: child.bob,
+        child_id: dossier.alpha,
+        rank: 9,
+      })
+      .execute();
+    const bob = { id: child.bob, summary: 'Bob client', def_dossier_id: childEntityId, archived: false };
+    expect(await clientsOfAlpha()).toEqual([ann, bob]);
+    await t.db
+      .deleteFrom('content_link')
+      .where('parent_id', '=', child.bob)
+      .where('child_id', '=', dossier.alpha)
+      .execute();
+    expect(await clientsOfAlpha()).toEqual([ann]);
+  });
+
+  it.runIf(onPostgresServer())(
+    'reads them in no statement of its own while their entity is unchanged',
+    async () => {
+      await ok(admin, {});
+      const sent = await statementsOf(() => ok(admin, {}));
+      expect(sent.some((text) => text.includes('content_link'))).toBe(true);
+      expect(sent.filter((text) => text.includes('d.summaries'))).toEqual([]);
+      // a write to a client: the page's linked clients are read again, once
+      await t.db
+        .updateTable('content_dossier')
+        .set({ summary: 'Bob client' })
+        .where('id', '=', child.bob)
+        .execute();
+      const after = await statementsOf(() => ok(admin, {}));
+      expect(after.filter((text) => text.includes('d.summaries'))).toHaveLength(1);
+    },
+  );
+});
+
+/** The texts of the SQL statements `work` sends. */
+async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
+  const sent: string[] = [];
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
+    if (text) sent.push(text);
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    await work();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return sent;
+}
 
 describe('GET /api/contentdossier/search', () => {
   it('finds summaries of the entities the user may show', async () => {

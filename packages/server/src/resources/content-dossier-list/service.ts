@@ -44,13 +44,12 @@ import {
   columnPagesWithRelations,
   countQuery,
   orderedQuery,
-  type PageLinkedDossier,
-  type PageLinks,
   type PageRow,
   pageWithRelations,
 } from '../../query/compile/page';
 import { countedAggregations } from '../../query/dossier-counts';
 import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
+import type { PageLinkedDossier, PageLinks } from '../../query/linked-dossiers';
 import { cachedResult, queryKey } from '../../query/list-cache';
 import { type ListTotal, listTotal } from '../../query/list-count';
 import { type ListParams, likeContains, parseListParams } from '../../query/list-query';
