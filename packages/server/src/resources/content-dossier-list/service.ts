@@ -411,25 +411,38 @@ function dossierData(row: PageRow, data: unknown): ItemValue {
  * column sorts and filters on them.
  */
 function contentsOf(items: VisibleItem[], rows: PageRow[]): Record<string, Record<string, ItemValue>> {
-  const sources = new Map(items.map((v) => [v, valueSourceOf(v)]));
+  // each item's key and reader, worked out once per page rather than once per row
+  const readers = items.map((v) => [String(v.item.id), itemValueReader(v)] as const);
   const contents: Record<string, Record<string, ItemValue>> = {};
   for (const row of rows) {
     const content: Record<string, ItemValue> = {};
     contents[String(row.id)] = content;
     const values = (row.values ?? {}) as Record<string, unknown>;
-    for (const v of items) {
-      const key = String(v.item.id);
-      const source = sources.get(v);
-      if (v.link) content[key] = linkedThrough(v.link, row.linked);
-      else if (source?.from === 'column') content[key] = dossierData(row, source.column);
-      else if (v.dataField) content[key] = values[String(v.dataField.id)] ?? null;
-      else {
-        const value = dossierData(row, v.item.settings?.dossier_data);
-        if (value !== undefined) content[key] = value;
-      }
+    for (const [key, read] of readers) {
+      const value = read(row, values);
+      if (value !== undefined) content[key] = value;
     }
   }
   return contents;
+}
+
+/** How a list item's value is read off a page row (undefined: the item shows nothing). */
+function itemValueReader(
+  v: VisibleItem,
+): (row: PageRow, values: Record<string, unknown>) => ItemValue | undefined {
+  const { link } = v;
+  if (link) return (row) => linkedThrough(link, row.linked);
+  const source = valueSourceOf(v);
+  if (source?.from === 'column') {
+    const { column } = source;
+    return (row) => dossierData(row, column);
+  }
+  if (v.dataField) {
+    const fieldKey = String(v.dataField.id);
+    return (_row, values) => (values[fieldKey] ?? null) as ItemValue;
+  }
+  const data = v.item.settings?.dossier_data;
+  return (row) => dossierData(row, data);
 }
 
 /** Where a field item's value lives (core: the type's source with the item's settings). */
