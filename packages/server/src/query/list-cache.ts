@@ -1,4 +1,4 @@
-import { type CompiledQuery, sql } from 'kysely';
+import type { CompiledQuery } from 'kysely';
 import { createPromiseCache } from '../promise-cache';
 
 // Counts and aggregations of the list call depend only on the filters and on the data, not on the page
