@@ -1,1 +1,1 @@
-export { freePort } from '../src/net/free-port';
+export { freePort, reservePort } from '../src/net/free-port';

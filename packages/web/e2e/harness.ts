@@ -9,7 +9,7 @@ import type { Config } from '../../server/src/config';
 import type { Db } from '../../server/src/db/database';
 import { attachRealtime } from '../../server/src/realtime/socket';
 import { seedDemo } from '../../server/src/seed';
-import { freePort } from '../../server/test/free-port';
+import { reservePort } from '../../server/test/free-port';
 import { startOidcProvider, type TestOidc } from '../../server/test/oidc';
 import { startSmtp, type TestSmtp } from '../../server/test/smtp';
 import { createTestDatabase, testConfig } from '../../server/test/test-app';
@@ -36,7 +36,9 @@ export interface Stack {
 export async function startStack(overrides: Partial<Config> = {}): Promise<Stack> {
   const database = await createTestDatabase();
   const smtp = await startSmtp();
-  const port = await freePort();
+  // held until the app listens: seeding takes seconds, in which another scenario's connection could take it
+  const reserved = await reservePort();
+  const { port } = reserved;
   const baseUrl = `http://127.0.0.1:${port}`;
   const oidc = await startOidcProvider([
     `${baseUrl}/api/connect/azure/check`,
@@ -60,6 +62,7 @@ export async function startStack(overrides: Partial<Config> = {}): Promise<Stack
     jwtSecret: new TextEncoder().encode('e2e-secret-of-enough-length!!!'),
   });
   await attachRealtime(app);
+  await reserved.release();
   await app.listen({ port, host: '127.0.0.1' });
   return {
     baseUrl,
