@@ -1,4 +1,3 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildDataField,
@@ -8,6 +7,7 @@ import {
   setItemRoles,
 } from '../../test/entity-factories';
 import { addMember, buildDefDossier, buildEnvironment, buildRole } from '../../test/factories';
+import { statementsOf } from '../../test/statements';
 import { createTestApp, onPostgresServer, type TestApp, type TestClient } from '../../test/test-app';
 
 // The list call carries its sign-in read in its page statement (withSignInCarried): every call still
@@ -82,18 +82,7 @@ describe('the list call with its sign-in read carried by its page statement', ()
     'sends one statement where it sent two: the page carries the read',
     async () => {
       await contents();
-      const sent: string[] = [];
-      const query = pg.Client.prototype.query;
-      pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-        const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
-        if (text) sent.push(text);
-        return (query as (...a: unknown[]) => unknown).apply(this, args);
-      } as typeof query;
-      try {
-        await contents();
-      } finally {
-        pg.Client.prototype.query = query;
-      }
+      const sent = await statementsOf(contents);
       const reads = sent.filter((text) => text.includes('signed_in_read'));
       expect(reads).toHaveLength(1);
       expect(reads[0]).toContain('data_version');

@@ -83,7 +83,7 @@ export const entityVersionsSql = (entityIds: readonly number[]) => sql<EntityVer
     where def_dossier_id = any(${sql.val([...entityIds])}::int[]))`;
 
 /** The sum of the versions (an entity without a row has 0): the key of the list's cached totals. */
-export const dataVersionOf = (versions: EntityVersions | null): string =>
+export const summedDataVersion = (versions: EntityVersions | null): string =>
   String(Object.values(versions ?? {}).reduce((sum, version) => sum + Number(version), 0));
 
 /**

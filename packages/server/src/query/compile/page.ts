@@ -4,7 +4,6 @@ import type { Db } from '../../db/database';
 import type { Database } from '../../db/schema';
 import type { SignInCheck } from '../../policy/environment';
 import {
-  dataVersionOf as dataVersionOfVersions,
   type EntityVersions,
   entityVersionsSql,
   type LinkRefs,
@@ -12,6 +11,7 @@ import {
   linkRefsSql,
   type PageLinkedDossier,
   type PageLinks,
+  summedDataVersion,
 } from '../linked-dossiers';
 import type { ListParams } from '../list-query';
 import { summarySql } from '../visible-summary';
@@ -181,7 +181,7 @@ async function rowsWithRelations(
     params.summaryKeys,
   );
   return {
-    dataVersion: dataVersionOfVersions(versions),
+    dataVersion: summedDataVersion(versions),
     rows: pageRows.map(({ versions: _v, links: _l, signed_in: _s, ...row }, i) => ({
       ...row,
       linked: linked[i] ?? [],

@@ -1,5 +1,4 @@
 import { FORBIDDEN_MESSAGE, LIST_LIMIT_MESSAGE } from '@dossierbase/core';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildDataField,
@@ -11,6 +10,7 @@ import {
   setItemRoles,
 } from '../../../test/entity-factories';
 import { addMember, buildDefDossier, buildEnvironment, buildRole } from '../../../test/factories';
+import { statementsOf } from '../../../test/statements';
 import { createTestApp, onPostgresServer, type TestApp, type TestClient } from '../../../test/test-app';
 import { indexJobsIdle } from '../../query/index-jobs';
 
@@ -608,23 +608,6 @@ describe('the linked dossiers of a page (kept per node under their entity data v
     },
   );
 });
-
-/** The texts of the SQL statements `work` sends. */
-async function statementsOf(work: () => Promise<unknown>): Promise<string[]> {
-  const sent: string[] = [];
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const text = typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text;
-    if (text) sent.push(text);
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-  try {
-    await work();
-  } finally {
-    pg.Client.prototype.query = query;
-  }
-  return sent;
-}
 
 describe('GET /api/contentdossier/search', () => {
   it('finds summaries of the entities the user may show', async () => {
