@@ -97,7 +97,7 @@ async function main() {
       `CPU ${((cpu.user + cpu.system) / 1000 / requests).toFixed(2)} ms each, answer ${size} bytes`,
   );
   console.log(`\nby package (self time):\n${top(byPackage, 15)}`);
-  console.log(`\nby function (self time):\n${top(byFunction, 40)}`);
+  console.log(`\nby function (self time):\n${top(byFunction, Number(process.env.TOPN ?? 40))}`);
   console.log(
     `\nthe server's own functions with what they call (inclusive time):\n${top(inclusiveOfOwn(profile.nodes), 30)}`,
   );

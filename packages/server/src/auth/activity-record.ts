@@ -2,6 +2,7 @@ import { ACTIVITY_MAX_DAYS } from '@dossierbase/core';
 import { sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/database';
+import { perDatabase } from '../db/per-database';
 
 // The record behind the User activity screen (migration 2026-11-27T1100): sign-ins, and the days on
 // which a member worked in an environment. Rows older than the longest window the screen shows
@@ -21,17 +22,13 @@ export async function recordSignIn(db: Db, userId: number): Promise<void> {
 
 // The member-days this node has already written, per database: a member's calls of one day cost one
 // insert on this node, the first (another node writes its own first, which the key absorbs).
-const written = new WeakMap<Db, LRUCache<string, true>>();
+const writtenOf = perDatabase(() => new LRUCache<string, true>({ max: 50_000 }));
 
 /** Notes that the member made a call in the environment today. */
 export async function noteMemberActivity(db: Db, environmentId: number, userId: number): Promise<void> {
   const day = today();
   const key = `${environmentId}:${userId}:${day}`;
-  let seen = written.get(db);
-  if (!seen) {
-    seen = new LRUCache<string, true>({ max: 50_000 });
-    written.set(db, seen);
-  }
+  const seen = writtenOf(db);
   if (seen.has(key)) return;
   const inserted = await db
     .insertInto('member_activity_day')

@@ -2,6 +2,7 @@ import { getFieldType, isFieldTypeName, parseFieldSettings, type SqlCast } from 
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { analyzeDossierPartition, entityDossierPartition } from '../db/partitions';
+import { perDatabase } from '../db/per-database';
 import { checkedId, indexableCast, valueExpression } from './field-expression';
 import { concurrentlyKeyword, dossierIndexesNamed, runEntityIndexJob } from './index-jobs';
 import { syncProjection } from './projection';
@@ -117,15 +118,14 @@ export async function syncFieldIndexes(
   return { created, dropped };
 }
 
-const syncQueued = new WeakMap<Db, Set<number>>();
+const syncQueuedOf = perDatabase(() => new Set<number>());
 
 /**
  * Runs syncFieldIndexes in the background, then the projection's sync (its columns are the indexed
  * fields); a sync already waiting to run covers a new call too.
  */
 export function scheduleFieldIndexSync(db: Db, defDossierId: number, options: FieldIndexOptions = {}): void {
-  const queued = syncQueued.get(db) ?? new Set<number>();
-  syncQueued.set(db, queued);
+  const queued = syncQueuedOf(db);
   if (queued.has(defDossierId)) return;
   queued.add(defDossierId);
   runEntityIndexJob(
@@ -140,12 +140,11 @@ export function scheduleFieldIndexSync(db: Db, defDossierId: number, options: Fi
   );
 }
 
-const synced = new WeakMap<Db, Set<number>>();
+const syncedOf = perDatabase(() => new Set<number>());
 
 /** Once per entity per process: the list call's lazy start of the sync. */
 export function ensureFieldIndexesOnce(db: Db, defDossierId: number, options: FieldIndexOptions = {}): void {
-  const done = synced.get(db) ?? new Set<number>();
-  synced.set(db, done);
+  const done = syncedOf(db);
   if (done.has(defDossierId)) return;
   done.add(defDossierId);
   scheduleFieldIndexSync(db, defDossierId, options);

@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
 import { type Db, isPglite } from '../db/database';
+import { perDatabase } from '../db/per-database';
 
 // What the field indexes and the sort indexes share: their background jobs, the CONCURRENTLY choice
 // and the read of existing indexes. Index work runs in the background, one job at a time per entity
 // (a build never races the sync that might drop its fields), and never blocks or fails the caller:
 // failures are logged.
-const chains = new WeakMap<Db, Map<number, Promise<void>>>();
+const chainsOf = perDatabase(() => new Map<number, Promise<void>>());
 
 export function runEntityIndexJob(
   db: Db,
@@ -13,8 +14,7 @@ export function runEntityIndexJob(
   job: () => Promise<unknown>,
   log: (message: string, error?: unknown) => void = (message, error) => console.error(message, error),
 ): void {
-  const jobs = chains.get(db) ?? new Map<number, Promise<void>>();
-  chains.set(db, jobs);
+  const jobs = chainsOf(db);
   const next = (jobs.get(defDossierId) ?? Promise.resolve()).then(async () => {
     try {
       await job();
@@ -30,8 +30,8 @@ export function runEntityIndexJob(
 
 /** Resolves when no background index job runs on this database (tests, shutdown). */
 export async function indexJobsIdle(db: Db): Promise<void> {
-  const jobs = chains.get(db);
-  while (jobs && jobs.size > 0) await Promise.all([...jobs.values()]);
+  const jobs = chainsOf(db);
+  while (jobs.size > 0) await Promise.all([...jobs.values()]);
 }
 
 /** 'concurrently ' for index DDL on PostgreSQL (never blocks writers), '' on PGlite, unless told. */

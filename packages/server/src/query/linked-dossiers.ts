@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/database';
+import { perDatabase } from '../db/per-database';
 import type { SummaryKeys } from '../policy/summary';
 import { visibleSummary } from './visible-summary';
 
@@ -45,16 +46,7 @@ interface LinkedEntry {
   version: number;
 }
 
-const cached = new WeakMap<Db, LRUCache<string, LinkedEntry>>();
-
-function cacheOf(db: Db) {
-  let cache = cached.get(db);
-  if (!cache) {
-    cache = new LRUCache<string, LinkedEntry>({ max: 20_000 });
-    cached.set(db, cache);
-  }
-  return cache;
-}
+const cacheOf = perDatabase(() => new LRUCache<string, LinkedEntry>({ max: 20_000 }));
 
 /**
  * SQL of the links of page row `content_dossier` through `links` (both directions), as a JSON array of

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type Compilable, CompiledQuery, sql } from 'kysely';
 import type { Db } from '../db/database';
+import { perDatabase } from '../db/per-database';
 import { filteredQuery, plannerEstimate } from './compile/page';
 import { checkedId } from './field-expression';
 import { concurrentlyKeyword, runEntityIndexJob } from './index-jobs';
@@ -123,7 +124,7 @@ export async function executeOnSet<O>(db: Db, set: ProjectedSet | null, query: C
   }
 }
 
-const uses = new WeakMap<Db, Map<string, number>>();
+const usesOf = perDatabase(() => new Map<string, number>());
 
 /** Counts a use of the set's shape; the USES_BEFORE_BUILD-th use of an uncovered one builds its index. */
 export function noteProjectedUse(
@@ -139,8 +140,7 @@ export function noteProjectedUse(
   const includes = [...new Set([...set.includes, ...sameKeys.flatMap((i) => i.includes)])].sort();
   const spec = `${keys.join(',')}|${includes.join(',')}`;
   const name = `cdpx_${checkedId(projection.defDossierId)}_${createHash('sha1').update(`${projection.table}:${spec}`).digest('hex').slice(0, 12)}`;
-  const counts = uses.get(db) ?? new Map<string, number>();
-  uses.set(db, counts);
+  const counts = usesOf(db);
   const count = (counts.get(name) ?? 0) + 1;
   counts.set(name, count);
   if (count !== USES_BEFORE_BUILD) return;

@@ -3,6 +3,7 @@ import type { SqlCast } from '@dossierbase/core';
 import { sql } from 'kysely';
 import { currentSchema, type Db, isPglite } from '../db/database';
 import { dossierPartition } from '../db/partitions';
+import { perDatabase } from '../db/per-database';
 import { countedTotal } from './dossier-counts';
 import { checkedId, valueExpression } from './field-expression';
 import { type IndexedField, indexedFields } from './field-indexes';
@@ -131,7 +132,7 @@ function projectionOf(row: CatalogRow, environmentId: number, defDossierId: numb
   };
 }
 
-const known = new WeakMap<Db, Map<number, { at: number; projection: Promise<Projection | null> }>>();
+const knownOf = perDatabase(() => new Map<number, { at: number; projection: Promise<Projection | null> }>());
 
 /** The entity's ready projection (read once per TRUST_MS per node), null when it has none. */
 export function readyProjection(
@@ -139,8 +140,7 @@ export function readyProjection(
   environmentId: number,
   defDossierId: number,
 ): Promise<Projection | null> {
-  const cache = known.get(db) ?? new Map();
-  known.set(db, cache);
+  const cache = knownOf(db);
   const entry = cache.get(defDossierId);
   if (entry && Date.now() - entry.at < TRUST_MS) return entry.projection;
   const projection = catalogProjections(db, defDossierId).then((rows) => {
@@ -155,7 +155,7 @@ export function readyProjection(
 
 /** Forgets what this node read of the entity's projection (after a change, or a statement that failed on it). */
 export function forgetProjection(db: Db, defDossierId: number): void {
-  known.get(db)?.delete(defDossierId);
+  knownOf(db).delete(defDossierId);
 }
 
 export interface ProjectionOptions {

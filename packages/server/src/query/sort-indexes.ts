@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/database';
 import { entityDossierPartition } from '../db/partitions';
+import { perDatabase } from '../db/per-database';
 import { checkedId } from './field-expression';
 import { concurrentlyKeyword, dossierIndexesNamed, runEntityIndexJob } from './index-jobs';
 import type { ListParams } from './list-query';
@@ -47,7 +48,7 @@ export function sortIndexFor(params: ListParams): SortIndex | null {
   };
 }
 
-const uses = new WeakMap<Db, Map<string, number>>();
+const usesOf = perDatabase(() => new Map<string, number>());
 
 /**
  * Counts a list request's combination of filters and sort; the request that reaches
@@ -62,8 +63,7 @@ export function noteSortIndexUse(
   if (matches <= LARGE_SET) return;
   const index = sortIndexFor(params);
   if (!index) return;
-  const counts = uses.get(db) ?? new Map<string, number>();
-  uses.set(db, counts);
+  const counts = usesOf(db);
   const count = (counts.get(index.name) ?? 0) + 1;
   counts.set(index.name, count);
   if (count !== USES_BEFORE_BUILD) return;

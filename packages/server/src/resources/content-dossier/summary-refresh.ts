@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { analyzeDossierPartition, dossierPartition } from '../../db/partitions';
+import { perDatabase } from '../../db/per-database';
 import {
   computeSummary,
   type Entity,
@@ -164,12 +165,11 @@ async function rewrite(db: Db, entity: Entity, started: Date, written: number) {
   if (total >= ANALYZE_AFTER) await analyzeDossierPartition(db, dossierPartition(entity.environment_id));
 }
 
-const jobs = new WeakMap<Db, Map<number, Promise<void>>>();
+const jobsOf = perDatabase(() => new Map<number, Promise<void>>());
 
 /** The noted rewrite of the entity, in the background, one job at a time per entity on this node. */
 function runInBackground(db: Db, entity: Entity): void {
-  const running = jobs.get(db) ?? new Map<number, Promise<void>>();
-  jobs.set(db, running);
+  const running = jobsOf(db);
   const next = (running.get(entity.id) ?? Promise.resolve())
     .then(() => rewriteNoted(db, entity))
     .catch((error) => console.error(`Rewriting the summaries of entity ${entity.id} failed:`, error));
@@ -208,8 +208,8 @@ export async function resumeSummaryRefreshes(db: Db): Promise<void> {
 
 /** Resolves when no background rewrite runs on this database (tests). */
 export async function summaryRefreshesIdle(db: Db): Promise<void> {
-  const running = jobs.get(db);
-  while (running && running.size > 0) await Promise.all([...running.values()]);
+  const running = jobsOf(db);
+  while (running.size > 0) await Promise.all([...running.values()]);
 }
 
 /**
