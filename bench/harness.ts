@@ -100,28 +100,27 @@ export async function startServer(env: Record<string, string>, options: { quietL
   throw new Error('the server did not start within 120 s');
 }
 
-/** The server's process as startServer starts it, without waiting for it to answer. */
-export async function spawnServer(env: Record<string, string>, { quietLog = true } = {}) {
+/** The server's process as startServer starts it (or another `entry` with its arguments), without waiting for it to answer. */
+export async function spawnServer(
+  env: Record<string, string>,
+  { quietLog = true, entry = path.join(repoRoot, 'packages/server/src/main.ts') } = {},
+) {
   const port = await freePort();
   const address = `http://127.0.0.1:${port}`;
-  const child = spawn(
-    process.execPath,
-    [...serverNodeArgs, path.join(repoRoot, 'packages/server/src/main.ts')],
-    {
-      cwd: repoRoot,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        JWT_SECRET,
-        WEB_DIST: '',
-        ADMIN_PASSWORD,
-        DEMO_PASSWORD,
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, [...serverNodeArgs, entry], {
+    cwd: repoRoot,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      JWT_SECRET,
+      WEB_DIST: '',
+      ADMIN_PASSWORD,
+      DEMO_PASSWORD,
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const tail: string[] = [];
   const errorLines: string[] = [];
   const keep = (chunk: Buffer) => {
