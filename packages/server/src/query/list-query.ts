@@ -96,9 +96,11 @@ export function parseArchived(raw: unknown): ListParams['archived'] {
 export const likeContains = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 const AGGREGATE_PARAM = /^(\d{1,10})_aggregate$/;
-interface ParseResult {
+export interface ParseResult {
   params: ListParams;
   errors: Record<string, string>;
+  /** whether the parse read today's date (a relative date condition): its result holds for today only */
+  readToday: boolean;
 }
 
 export interface ParseContext {
@@ -166,6 +168,7 @@ export function parseListParams(query: Raw, ctx: ParseContext): ParseResult {
     aggregations: [],
     indexUse: { equalities: [], sort: null },
   };
+  let readToday = false;
   // Filters: the parameters in the query model (core), compiled by the one compiler.
   const filterColumns = new Map<number, ListFilterColumn>();
   for (const [itemId, column] of ctx.filterable) {
@@ -186,6 +189,7 @@ export function parseListParams(query: Raw, ctx: ParseContext): ParseResult {
         userId: ctx.userId,
         // read only by relative date conditions, which the list's own parameters never make
         get today() {
+          readToday = true;
           return todayYmd();
         },
         entities: linkedEntityScopes(ctx),
@@ -224,5 +228,5 @@ export function parseListParams(query: Raw, ctx: ParseContext): ParseResult {
       if (sorts.length === 1 && sort.column?.kind === 'field') params.indexUse.sort = sort.column;
     }
   });
-  return { params, errors };
+  return { params, errors, readToday };
 }

@@ -105,7 +105,10 @@ function field(f: FieldCondition, entity: EntityScope, alias: string, walk: Walk
     alias,
     summaryKey: entity.summaryKey,
     userId: walk.ctx.userId,
-    today: walk.ctx.today,
+    // read when a condition needs it (relative dates): the context may work it out only then
+    get today() {
+      return walk.ctx.today;
+    },
   });
 }
 

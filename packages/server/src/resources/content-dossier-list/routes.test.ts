@@ -506,6 +506,40 @@ describe('GET /api/contentdossier', () => {
   });
 });
 
+describe('list parameters parsed once per reader class and configuration (query/list-params-cache.ts)', () => {
+  it('a field hidden from the reader after a list filtered on it is refused on the very next call', async () => {
+    const filtered = { [`${item.amount}_min`]: '100', 'sort[]': String(item.amount) };
+    const before = await ok(member, filtered);
+    expect(before.pager.items).toBeGreaterThan(0);
+    expect(ids(await ok(member, filtered))).toEqual(ids(before));
+    const hidden = await buildRole(t.db, envId, 'Amount readers');
+    await setItemRoles(t.db, item.amount, 'INCLUDE_SELECTED_ROLES', [hidden.id]);
+    try {
+      const refused = await list(member, filtered);
+      expect(refused.statusCode, refused.body).toBe(400);
+      expect(refused.json().errors).toMatchObject({ [`${item.amount}_min`]: 'Unknown field' });
+      // the admin's standing is another reader class: still allowed
+      expect((await ok(admin, filtered)).pager.items).toBe(before.pager.items);
+    } finally {
+      await setItemRoles(t.db, item.amount, 'EXCLUDE_SELECTED_ROLES', []);
+    }
+    expect(ids(await ok(member, filtered))).toEqual(ids(before));
+  });
+
+  it('the same filters on another page, or with another page size, read that page', async () => {
+    const filtered = { [`${item.amount}_min`]: '1', 'sort[]': String(item.amount) };
+    const all = ids(await ok(member, { ...filtered, limit: '500' }));
+    expect(all.length).toBeGreaterThan(3);
+    const pages = [];
+    for (const page of ['0', '1', '2'])
+      pages.push(...ids(await ok(member, { ...filtered, limit: '1', page })));
+    expect(pages).toEqual(all.slice(0, 3));
+    const second = await ok(member, { ...filtered, limit: '2', page: '1' });
+    expect(ids(second)).toEqual(all.slice(2, 4));
+    expect(second.pager).toMatchObject({ current: 1, limit: 2, items: all.length });
+  });
+});
+
 describe('cached counts and aggregations', () => {
   it('follow every write: insert, update, archive, delete and links, on any path', async () => {
     const amountItem = await t.db

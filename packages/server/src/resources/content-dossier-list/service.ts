@@ -39,7 +39,7 @@ import {
 import { readerSummaryKeys } from '../../policy/summary';
 import { usernamesOf } from '../../policy/usernames';
 import { runAggregations } from '../../query/compile/aggregate';
-import { type Column, columnOf } from '../../query/compile/columns';
+import { columnOf } from '../../query/compile/columns';
 import {
   columnPagesWithRelations,
   countQuery,
@@ -52,7 +52,8 @@ import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/fiel
 import type { PageLinkedDossier, PageLinks } from '../../query/linked-dossiers';
 import { cachedResult, queryKey } from '../../query/list-cache';
 import { type ListTotal, listTotal } from '../../query/list-count';
-import { type ListParams, likeContains, parseListParams } from '../../query/list-query';
+import { listParamsOf } from '../../query/list-params-cache';
+import { type ListParams, likeContains } from '../../query/list-query';
 import { noteSortIndexUse } from '../../query/sort-indexes';
 import { summaryContainsSql, summarySql } from '../../query/visible-summary';
 import { limitLinkOf } from '../content-dossier/links';
@@ -157,17 +158,11 @@ async function openList(db: Db, user: UserRow, query: Query, options: ListOption
     visibleItems(db, access, defDossierId, FILTER_VIEWS),
     readerSummaryKeys(db, access),
   ]);
-  const summaryKey = summaryKeys.get(defDossierId);
-  const columns = new Map<number, Column>();
-  for (const v of visible) {
-    const column = columnOf(v, summaryKey);
-    if (column && column.itemId !== null) columns.set(v.item.id, column);
-  }
   const embedded = await embeddedScope(db, access, defDossierId, query);
-  const { params, errors } = parseListParams(query, {
+  const { params, errors } = listParamsOf(query, {
     defDossierId,
     environmentId: access.environment.id,
-    filterable: columns,
+    visible,
     embedded,
     summaryKeys,
     userId: user.id,
