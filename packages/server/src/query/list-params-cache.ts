@@ -6,15 +6,27 @@ import { type ListParams, type ParseResult, parseLimit, parseListParams, parsePa
 
 // The list call's parameters parsed and compiled once per reader class and configuration: the same
 // list asked again (refreshed, paged back, by a colleague with the same roles) is not parsed again,
-// about 0.1 ms of every list call (the columns, the filters in the query model, their SQL). Kept per
-// visible-items array, which policy/config-cache.ts holds once per configuration version and reader
-// standing, so a configuration change or another standing starts afresh; the summary keys come from
-// the same version and standing. Within it, by what else the parse reads: the query string (but the
-// page and its size, read again each time), the reader (user conditions) and the linked list mode.
-// Only valid parameters that did not read today's date are kept.
+// about 0.1 ms of every list call (the columns, the filters in the query model, their SQL). Keyed by
+// the visible-items array (by a serial number given to each), which policy/config-cache.ts holds once
+// per configuration version and reader standing, so a configuration change or another standing
+// starts afresh; the summary keys come from the same version and standing. Then by what else the
+// parse reads: the query string (but the page and its size, read again each time), the reader (user
+// conditions) and the linked list mode. Only valid parameters that did not read today's date are
+// kept, at most MAX_KEPT on a node: a flood of distinct filters costs its parses, not memory.
 
-const PER_VISIBLE_ITEMS = 200;
-const parsed = new WeakMap<readonly VisibleItem[], LRUCache<string, ListParams>>();
+const MAX_KEPT = 1_000;
+const parsed = new LRUCache<string, ListParams>({ max: MAX_KEPT });
+const serials = new WeakMap<readonly VisibleItem[], number>();
+let lastSerial = 0;
+
+function serialOf(visible: readonly VisibleItem[]): number {
+  let serial = serials.get(visible);
+  if (serial === undefined) {
+    serial = ++lastSerial;
+    serials.set(visible, serial);
+  }
+  return serial;
+}
 
 export interface ListParamsContext {
   defDossierId: number;
@@ -34,15 +46,15 @@ export function listParamsOf(
   const { embedded } = ctx;
   const { page, limit, ...filters } = query;
   const key = JSON.stringify([
+    serialOf(ctx.visible),
     ctx.defDossierId,
     ctx.environmentId,
     ctx.userId,
     embedded && [embedded.parentId, embedded.link.id, embedded.limit?.id ?? null],
     filters,
   ]);
-  let kept = parsed.get(ctx.visible);
   // a copy: the caller narrows its params further (a saved query, a view's condition)
-  const hit = kept?.get(key);
+  const hit = parsed.get(key);
   if (hit)
     return {
       params: {
@@ -69,12 +81,6 @@ export function listParamsOf(
     summaryKeys: ctx.summaryKeys,
     userId: ctx.userId,
   });
-  if (Object.keys(errors).length === 0 && !readToday) {
-    if (!kept) {
-      kept = new LRUCache<string, ListParams>({ max: PER_VISIBLE_ITEMS });
-      parsed.set(ctx.visible, kept);
-    }
-    kept.set(key, { ...params });
-  }
+  if (Object.keys(errors).length === 0 && !readToday) parsed.set(key, { ...params });
   return { params, errors };
 }
