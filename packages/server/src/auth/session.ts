@@ -246,6 +246,27 @@ export class SessionService {
     reply.clearCookie(REFRESH_COOKIE, this.cookieOptions(request, '/api'));
   }
 
+  /**
+   * Ends every session of the user but `keptSessionId`, with their access and refresh tokens (and the
+   * refresh tokens from before sessions existed, which belong to none); answers the ended sessions.
+   */
+  async endOthers(userId: number, keptSessionId: number): Promise<number[]> {
+    const ended = await this.db
+      .deleteFrom('user_session')
+      .where('user_id', '=', userId)
+      .where('id', '!=', keptSessionId)
+      .returning('id')
+      .execute();
+    await this.db
+      .updateTable('refresh_token')
+      .set({ used_at: new Date() })
+      .where('user_id', '=', userId)
+      .where('session_id', 'is', null)
+      .where('used_at', 'is', null)
+      .execute();
+    return ended.map((session) => session.id);
+  }
+
   /** Ends every session of the user (a new password): their access and refresh tokens stop working. */
   async endAll(userId: number): Promise<void> {
     await this.db.deleteFrom('user_session').where('user_id', '=', userId).execute();

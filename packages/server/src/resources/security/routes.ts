@@ -199,22 +199,9 @@ export const securityRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = await currentUser(request);
       const claims = await sessionClaims(request);
       if (!claims) throw unauthorized();
-      const ended = await db
-        .deleteFrom('user_session')
-        .where('user_id', '=', user.id)
-        .where('id', '!=', claims.sessionId)
-        .returning('id')
-        .execute();
+      const ended = await app.sessions.endOthers(user.id, claims.sessionId);
       // their live-update connections close too
-      app.realtime.endSessions(ended.map((session) => session.id));
-      // Refresh tokens from before sessions existed belong to none.
-      await db
-        .updateTable('refresh_token')
-        .set({ used_at: new Date() })
-        .where('user_id', '=', user.id)
-        .where('session_id', 'is', null)
-        .where('used_at', 'is', null)
-        .execute();
+      app.realtime.endSessions(ended);
       return { ended: ended.length };
     },
   );

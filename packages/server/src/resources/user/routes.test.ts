@@ -4,7 +4,7 @@ import { buildUser } from '../../../test/factories';
 import type { TestSmtp } from '../../../test/smtp';
 import { createTestAppWithMail, type MailTestApp, type TestClient } from '../../../test/test-app';
 import { sha256 } from '../../auth/secret-tokens';
-import { REFRESH_COOKIE } from '../../auth/session';
+import { ACCESS_COOKIE, REFRESH_COOKIE } from '../../auth/session';
 
 const FORGOT_ANSWER = {
   message: 'If the username and e-mail address match an account, a mail is on its way.',
@@ -318,12 +318,22 @@ describe('PATCH /api/user/change_password', () => {
     const other = t.client();
     await login(other, user.username, user.password);
     const client = t.client();
-    await login(client, user.username, user.password);
+    const signedIn = await login(client, user.username, user.password);
+    const accessBefore = signedIn.cookies.find((c: { name: string }) => c.name === ACCESS_COOKIE)?.value;
+    expect(accessBefore).toBeTruthy();
     const changed = await client.patch('/api/user/change_password', {
       current_password: user.password,
       password: 'another new password',
     });
     expect(changed.statusCode).toBe(200);
+    // A call this device sent with its cookie of before the change (in flight while the answer was on
+    // its way) is still this session's: not a 401, which the web client takes for a sign-out.
+    const inFlight = await t.app.inject({
+      method: 'GET',
+      url: '/api/user/profile',
+      cookies: { [ACCESS_COOKIE]: String(accessBefore) },
+    });
+    expect(inFlight.statusCode, inFlight.body).toBe(200);
     // The other device's access token is refused at once, not only when it would have expired.
     expect((await other.get('/api/user/profile')).statusCode).toBe(401);
     expect((await other.post('/api/refresh_token')).statusCode).toBe(401);

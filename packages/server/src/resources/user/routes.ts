@@ -19,13 +19,13 @@ import {
 } from '@dossierbase/core';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { currentUser } from '../../auth/current-user';
+import { currentUser, sessionClaims } from '../../auth/current-user';
 import { issueLoginKey } from '../../auth/key-login';
 import { issueResetLink } from '../../auth/password-reset';
 import { hashPassword, verifyPassword } from '../../auth/passwords';
 import { allowResetRequest, recordLoginAttempt, refuseWhenLoginThrottled } from '../../auth/rate-limit';
 import { consumeSecretToken, findSecretToken } from '../../auth/secret-tokens';
-import { answers, badRequest, forbidden, notFound, tooManyRequests } from '../../http-errors';
+import { answers, badRequest, forbidden, notFound, tooManyRequests, unauthorized } from '../../http-errors';
 import { openEnvironment } from '../../policy/environment';
 import { canChangeGlobalRoles, canIssueLoginKey } from '../../policy/user';
 import { checkPasswordPolicy } from '../security/service';
@@ -130,10 +130,15 @@ export const userRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!correct) throw badRequest({ current_password: PASSWORD_MESSAGES.incorrect });
       }
       await checkPasswordPolicy(db, user.id, password);
+      const claims = await sessionClaims(request);
+      if (!claims) throw unauthorized();
       const updated = await setNewPassword(db, user.id, await hashPassword(password));
-      // Devices signed in with the old password lose their sessions; this one gets a fresh one.
-      await sessions.endAll(user.id);
-      return sessions.start(request, reply, updated);
+      // Devices signed in with the old password lose their sessions and live-update connections. This
+      // one, where the old password was just given, keeps its session with a renewed access token: a
+      // call it sent before this answer arrived (with the cookie of before) must not answer 401, which
+      // the web client takes for a signed-out session.
+      app.realtime.endSessions(await sessions.endOthers(user.id, claims.sessionId));
+      return sessions.renewAccess(request, reply, updated, claims.sessionId);
     },
   );
 
