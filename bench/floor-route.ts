@@ -22,5 +22,4 @@ app.get('/floor', async () => {
     results.push((await pool.query({ name: `floor_${n}`, text, values })).rows);
   return { results };
 });
-app.get('/api/config', async () => ({}));
 await app.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });

@@ -10,6 +10,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { statementsSentBy } from '../packages/server/test/statements';
 import { BENCH_SCHEMA, BENCH_URL } from './generate';
 import {
   benchAppInProcess,
@@ -30,16 +31,10 @@ async function main() {
   for (let n = 0; n < 300; n++) await app.inject({ url: listPath, headers: { cookie } }); // earned indexes, caches
 
   // the statements one warm request (a) sends, with their values
-  const statements: { text: string; values: unknown[] }[] = [];
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    const config = args[0] as string | { text: string; values?: unknown[] };
-    if (typeof config === 'string') statements.push({ text: config, values: (args[1] as unknown[]) ?? [] });
-    else statements.push({ text: config.text, values: config.values ?? [] });
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
-  const answer = await app.inject({ url: listPath, headers: { cookie } });
-  pg.Client.prototype.query = query;
+  let answer = { statusCode: 0 };
+  const statements = await statementsSentBy(async () => {
+    answer = await app.inject({ url: listPath, headers: { cookie } });
+  });
   if (answer.statusCode !== 200) throw new Error(`list (a) answered ${answer.statusCode}`);
   const statementsFile = path.join(tmpdir(), `floor-statements-${process.pid}.json`);
   writeFileSync(statementsFile, JSON.stringify(statements));
@@ -59,7 +54,7 @@ async function main() {
     server.child.kill('SIGTERM');
     floor.child.kill('SIGTERM');
   });
-  await Promise.all([waitForServer(server.address), waitForServer(floor.address)]);
+  await Promise.all([waitForServer(server.address), waitForServer(floor.address, { path: '/floor' })]);
 
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const get = (url: string) =>
