@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hashPassword } from './auth/passwords';
 import type { Config } from './config';
 import type { Db } from './db/database';
+import { lockEnvironmentCreation } from './db/partitions';
 
 export interface SeedResult {
   created: boolean;
@@ -55,6 +56,7 @@ export async function seedDemo(
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    await lockEnvironmentCreation(trx);
     const environment = await trx
       .insertInto('environment')
       .values({

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
+import type { Transaction } from 'kysely';
 import { hashPassword } from '../src/auth/passwords';
 import type { Db } from '../src/db/database';
-import type { EnvironmentRow, UserRow } from '../src/db/schema';
+import { lockEnvironmentCreation } from '../src/db/partitions';
+import type { Database, EnvironmentRow, UserRow } from '../src/db/schema';
 
 const unique = () => randomBytes(4).toString('hex');
 
@@ -74,21 +76,28 @@ export async function buildEnvironment(
   db: Db,
   overrides: EnvironmentOverrides = {},
 ): Promise<EnvironmentRow> {
-  const environment = await db
-    .insertInto('environment')
-    .values({
-      name: overrides.name ?? `Environment ${unique()}`,
-      description: overrides.description ?? 'A test environment',
-      active: overrides.active ?? true,
-      logo: null,
-      logo_mime: null,
-      apply_template: null,
-      settings: {},
-      created_by: overrides.createdBy?.id ?? null,
-      modified_by: overrides.createdBy?.id ?? null,
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  // as the product creates one (db/partitions.ts): parallel creations would deadlock on the partitions
+  const insert = async (trx: Transaction<Database>) => {
+    await lockEnvironmentCreation(trx);
+    return trx
+      .insertInto('environment')
+      .values({
+        name: overrides.name ?? `Environment ${unique()}`,
+        description: overrides.description ?? 'A test environment',
+        active: overrides.active ?? true,
+        logo: null,
+        logo_mime: null,
+        apply_template: null,
+        settings: {},
+        created_by: overrides.createdBy?.id ?? null,
+        modified_by: overrides.createdBy?.id ?? null,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  };
+  const environment = db.isTransaction
+    ? await insert(db as Transaction<Database>)
+    : await db.transaction().execute(insert);
   for (const member of overrides.members ?? []) await addMember(db, environment.id, member);
   const codes = overrides.locales ?? ['en_GB'];
   if (codes.length) {

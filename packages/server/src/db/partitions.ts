@@ -1,11 +1,25 @@
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { environmentOfEntity } from '../policy/entity-environment';
 import { checkedId } from '../query/field-expression';
 import type { Db } from './database';
+import type { Database } from './schema';
 
 // content_dossier, content_link and dossier_log are partitioned by environment, one partition each
 // per environment (made by a trigger on environment, migration 2026-11-25T1500). Entity-specific
 // indexes and statistics go on the environment's partition, so no other tenant's planning sees them.
+
+/** The advisory lock that lets one environment be created at a time (its partitions with it). */
+const ENVIRONMENT_CREATION_LOCK = 16_004;
+
+/**
+ * Lets one environment be created at a time: taken in the creating transaction, before the insert.
+ * The new row's trigger creates its partitions, which locks the partitioned tables and then the
+ * environment table for their keys, while another creation holds that table since its insert and
+ * waits for the partitioned tables (a deadlock: one of the two fails).
+ */
+export async function lockEnvironmentCreation(trx: Transaction<Database>): Promise<void> {
+  await sql`select pg_advisory_xact_lock(${ENVIRONMENT_CREATION_LOCK}, 0)`.execute(trx);
+}
 
 /** The partition of content_dossier that holds the environment's dossiers. */
 export const dossierPartition = (environmentId: number) => `content_dossier_e${checkedId(environmentId)}`;

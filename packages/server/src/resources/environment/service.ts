@@ -2,6 +2,7 @@ import { ENVIRONMENT_MESSAGES, type Pager } from '@dossierbase/core';
 import { sql } from 'kysely';
 import type { Db } from '../../db/database';
 import { paginate } from '../../db/paginate';
+import { lockEnvironmentCreation } from '../../db/partitions';
 import type { EnvironmentRow, UserRow } from '../../db/schema';
 import { badRequest, forbidden, notFound } from '../../http-errors';
 import { CREATOR_CREDENTIALS, createsWithoutLimit, seesAllEnvironments } from '../../policy/environment';
@@ -57,9 +58,6 @@ export interface NewEnvironmentInput {
   template?: number | null;
 }
 
-/** The advisory lock that lets one environment be created at a time (its partitions with it). */
-const ENVIRONMENT_CREATION_LOCK = 16_004;
-
 export async function createEnvironment(
   db: Db,
   user: UserRow,
@@ -77,10 +75,7 @@ export async function createEnvironment(
   return db.transaction().execute(async (trx) => {
     // Serialise creations per user so two parallel calls cannot both slip under the limit.
     await sql`select pg_advisory_xact_lock(${user.id})`.execute(trx);
-    // And every creation with every other: the new row's trigger creates its partitions, which locks
-    // the partitioned tables and then the environment table for their keys, while another creation
-    // holds that table since its insert and waits for the partitioned tables (a deadlock: one 500).
-    await sql`select pg_advisory_xact_lock(${ENVIRONMENT_CREATION_LOCK}, 0)`.execute(trx);
+    await lockEnvironmentCreation(trx);
     if ((await environmentsLeft(trx, user)) <= 0) throw forbidden(ENVIRONMENT_MESSAGES.limit);
     const environment = await trx
       .insertInto('environment')
