@@ -1,5 +1,5 @@
 import type { DisplayItem } from '@dossierbase/core';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useFieldLocale } from '../../fields/shared';
 import { useTokenData } from '../auth/session';
 import { type CreateContext, createDossier, type DossierValues } from './dossier-api';
@@ -7,6 +7,7 @@ import type { DossierFormProps } from './dossier-form';
 import { detailTabs, initialValues, isEditable } from './form-logic';
 import { useDossierSubmit } from './use-dossier-submit';
 import { positionName, useEntityLayout } from './use-entity-layout';
+import { useFormDefaults } from './use-form-defaults';
 import { type LimitLinkPrefill, limitLinkValues } from './views/view-logic';
 
 // The form of a new dossier of one entity, shared by the create page and the link picker's New modal:
@@ -23,7 +24,8 @@ export function useNewDossierForm(
   } = {},
 ) {
   const locale = useFieldLocale();
-  const token = useTokenData();
+  // the user, not the token: a renewed token is a new object for the same user
+  const userId = useTokenData()?.user_id;
   const { layout, loading, error } = useEntityLayout(defDossier);
   const { firstSectionOnly = false } = options;
   const sections = useMemo(() => {
@@ -40,11 +42,10 @@ export function useNewDossierForm(
   const items = useMemo<DisplayItem[]>(() => sections.flatMap((s) => s.items), [sections]);
   const { prefill } = options;
   const start = useMemo(
-    () => ({ ...initialValues(items, layout.options, token?.user_id), ...limitLinkValues(items, prefill) }),
-    [items, layout.options, token, prefill],
+    () => ({ ...initialValues(items, layout.options, userId), ...limitLinkValues(items, prefill) }),
+    [items, layout.options, userId, prefill],
   );
-  const [values, setValues] = useState<DossierValues>({});
-  useEffect(() => setValues(start), [start]);
+  const [values, setValues] = useFormDefaults(start);
   const submitter = useDossierSubmit({
     kind: 'create',
     items,

@@ -1,6 +1,6 @@
 import { ActionIcon, Box, Button, Group, Paper, Tooltip } from '@mantine/core';
 import { IconPlus, IconRefresh, IconX } from '@tabler/icons-react';
-import { type FormEvent, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FieldEditor } from '../../../fields/field-item';
 import { itemLabel } from '../../../fields/helpers';
@@ -12,6 +12,7 @@ import { initialValues, itemKey } from '../form-logic';
 import { useDossierSubmit } from '../use-dossier-submit';
 import { useEntityLayout } from '../use-entity-layout';
 import { useFieldSources } from '../use-field-sources';
+import { useFormDefaults } from '../use-form-defaults';
 import { type LimitLinkPrefill, limitLinkValues, rowInputItems } from './view-logic';
 
 // The row entry form of an embedded list (link setting row_input): the child entity's row_input
@@ -30,7 +31,8 @@ interface Props {
 export function RowEntryForm(props: Props) {
   const { t } = useTranslation();
   const locale = useFieldLocale();
-  const token = useTokenData();
+  // the user, not the token: a renewed token is a new object for the same user
+  const userId = useTokenData()?.user_id;
   const { layout } = useEntityLayout(props.entityId);
   // the row's items are the form's editable items (the form logic knows the edit views only)
   const items = useMemo(
@@ -39,14 +41,13 @@ export function RowEntryForm(props: Props) {
   );
   const start = useMemo(
     () => ({
-      ...initialValues(items, layout.options, token?.user_id),
+      ...initialValues(items, layout.options, userId),
       ...limitLinkValues(items, props.prefill),
     }),
-    [items, layout.options, token, props.prefill],
+    [items, layout.options, userId, props.prefill],
   );
-  const [values, setValues] = useState<DossierValues>({});
+  const [values, setValues] = useFormDefaults(start);
   const [resets, setResets] = useState(0);
-  useEffect(() => setValues(start), [start]);
   const sources = useFieldSources(layout.options);
   const submitter = useDossierSubmit({
     kind: 'create',
