@@ -1,9 +1,8 @@
 import type { Block } from '@dossierbase/core';
-import { Anchor, Group, Paper, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Group, Paper, Stack, Table, Text } from '@mantine/core';
 import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { formatDate } from '../../app/format';
 import { CHART_BLOCK_TYPES, ChartBlock } from './block-charts';
 import type { ActiveAnswer, GeomapAnswer, ListAnswer, OnlineAnswer, SumAnswer } from './dashboard-api';
 

@@ -2,7 +2,7 @@ import type { DisplayItem } from '@dossierbase/core';
 import { useMemo } from 'react';
 import { useFieldLocale } from '../../fields/shared';
 import { useTokenData } from '../auth/session';
-import { type CreateContext, createDossier, type DossierValues } from './dossier-api';
+import { type CreateContext, createDossier } from './dossier-api';
 import type { DossierFormProps } from './dossier-form';
 import { detailTabs, initialValues, isEditable } from './form-logic';
 import { useDossierSubmit } from './use-dossier-submit';

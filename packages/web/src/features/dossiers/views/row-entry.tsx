@@ -6,7 +6,7 @@ import { FieldEditor } from '../../../fields/field-item';
 import { itemLabel } from '../../../fields/helpers';
 import { useFieldLocale } from '../../../fields/shared';
 import { useTokenData } from '../../auth/session';
-import { createDossier, type DossierValues } from '../dossier-api';
+import { createDossier } from '../dossier-api';
 import { dossierMessage } from '../dossier-form';
 import { initialValues, itemKey } from '../form-logic';
 import { useDossierSubmit } from '../use-dossier-submit';
