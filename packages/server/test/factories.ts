@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { Transaction } from 'kysely';
 import { hashPassword } from '../src/auth/passwords';
 import type { Db } from '../src/db/database';
 import { lockEnvironmentCreation } from '../src/db/partitions';
-import type { Database, EnvironmentRow, UserRow } from '../src/db/schema';
+import type { EnvironmentRow, UserRow } from '../src/db/schema';
 
 const unique = () => randomBytes(4).toString('hex');
 
@@ -77,7 +76,7 @@ export async function buildEnvironment(
   overrides: EnvironmentOverrides = {},
 ): Promise<EnvironmentRow> {
   // as the product creates one (db/partitions.ts): parallel creations would deadlock on the partitions
-  const insert = async (trx: Transaction<Database>) => {
+  const environment = await db.transaction().execute(async (trx) => {
     await lockEnvironmentCreation(trx);
     return trx
       .insertInto('environment')
@@ -94,10 +93,7 @@ export async function buildEnvironment(
       })
       .returningAll()
       .executeTakeFirstOrThrow();
-  };
-  const environment = db.isTransaction
-    ? await insert(db as Transaction<Database>)
-    : await db.transaction().execute(insert);
+  });
   for (const member of overrides.members ?? []) await addMember(db, environment.id, member);
   const codes = overrides.locales ?? ['en_GB'];
   if (codes.length) {

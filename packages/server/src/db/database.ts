@@ -18,6 +18,9 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 export const warnConnectionLost = (error: Error) =>
   console.warn(`Database connection lost (it is replaced on demand): ${error.message}`);
 
+/** PGlite's data directory in DATA_DIR (earlier versions kept their database there: move-from-pglite.ts). */
+export const pgliteDataDir = (dataDir: string) => path.join(dataDir, 'pgdata');
+
 export async function openDatabase(
   // pgliteSnapshot: a PGlite data directory (dumpDataDir) to start from; tests use a migrated one
   config: Pick<Config, 'databaseUrl' | 'databaseSchema' | 'dataDir'> & { pgliteSnapshot?: Blob },
@@ -75,7 +78,7 @@ export async function openDatabase(
     });
   }
   // dataDir 'memory://' keeps PGlite in memory (tests).
-  const dataDir = config.dataDir.startsWith('memory://') ? undefined : path.join(config.dataDir, 'pgdata');
+  const dataDir = config.dataDir.startsWith('memory://') ? undefined : pgliteDataDir(config.dataDir);
   if (dataDir) mkdirSync(dataDir, { recursive: true });
   // Loaded only here: PGlite and its dialect weigh about 100 MB of memory a PostgreSQL node never needs.
   const [{ KyselyPGlite }, { pg_trgm }] = await Promise.all([

