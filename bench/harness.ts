@@ -5,11 +5,17 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
+import { sql } from 'kysely';
 import { chromium, type Page } from 'playwright-core';
 import { buildApp } from '../packages/server/src/app';
 import { hashPassword } from '../packages/server/src/auth/passwords';
 import { loadConfig } from '../packages/server/src/config';
 import { type Db, migrate, openDatabase } from '../packages/server/src/db/database';
+import { visibleItems } from '../packages/server/src/policy/display-item';
+import { openEnvironment } from '../packages/server/src/policy/environment';
+import { type Column, columnOf } from '../packages/server/src/query/compile/columns';
+import { parseListParams } from '../packages/server/src/query/list-query';
+import { FILTER_VIEWS } from '../packages/server/src/resources/content-dossier-list/service';
 import { freePort } from '../packages/server/test/free-port';
 // @ts-expect-error: a plain .mjs module of the start script, without types
 import { serverNodeArgs } from '../scripts/server-node-args.mjs';
@@ -408,6 +414,62 @@ export function listFilterA(bench: BenchCase): Record<string, string> {
     'sort[]': String(bench.listItem('due')),
     'sortOrder[]': 'DESC',
   };
+}
+
+/** The parsed list parameters of query (a) for `user`, and the filterable columns of the bench entity. */
+export async function listParamsOfA(db: Db, bench: BenchCase, user: Parameters<typeof openEnvironment>[1]) {
+  const access = await openEnvironment(db, user, bench.environmentId);
+  const visible = await visibleItems(db, access, bench.entityId, FILTER_VIEWS);
+  const columns = new Map<number, Column>();
+  for (const v of visible) {
+    const column = columnOf(v);
+    if (column) columns.set(v.item.id, column);
+  }
+  const { params, errors } = parseListParams(listFilterA(bench), {
+    defDossierId: bench.entityId,
+    environmentId: bench.environmentId,
+    filterable: columns,
+    embedded: null,
+    userId: user.id,
+  });
+  if (Object.keys(errors).length) throw new Error(JSON.stringify(errors));
+  return { params, columns };
+}
+
+/** The planning time EXPLAIN (ANALYZE) printed, in ms. */
+export function planningTimes(rows: { 'QUERY PLAN': string }[]): number {
+  const line = rows.map((r) => r['QUERY PLAN']).find((text) => text.startsWith('Planning Time'));
+  return Number(/([\d.]+) ms/.exec(line ?? '')?.[1] ?? Number.NaN);
+}
+
+/**
+ * Waits until the entity's projection is ready (query/projection.ts: the first list request starts
+ * its build on a large entity), at most three minutes.
+ */
+export async function projectionReady(db: Db, entityId: number) {
+  for (let waited = 0; waited < 180_000; waited += 500) {
+    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_class
+      where relnamespace = current_schema()::regnamespace and left(relname, ${`cdp_${entityId}_`.length}) = ${`cdp_${entityId}_`}
+        and obj_description(oid, 'pg_class') = 'ready'`.execute(db);
+    if (rows[0].n > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error('the projection of the entity was not built in three minutes');
+}
+
+/**
+ * Waits until no CREATE INDEX runs in the database and no other statement either (a background count,
+ * an index built by use): two quiet looks half a second apart.
+ */
+export async function indexBuildsDone(db: Db) {
+  for (let quiet = 0; quiet < 2; ) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const { rows } = await sql<{ n: number }>`select
+      (select count(*) from pg_stat_progress_create_index)::int
+      + (select count(*) from pg_stat_activity where state = 'active' and backend_type = 'client backend'
+           and datname = current_database() and pid <> pg_backend_pid())::int as n`.execute(db);
+    quiet = rows[0].n === 0 ? quiet + 1 : 0;
+  }
 }
 
 /** The body of list.ts's (c): POST /api/contentdossier, a bench case with title, price, due date and status. */

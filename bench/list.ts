@@ -11,14 +11,9 @@ import pg from 'pg';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
 import { type Db, migrate, openDatabase } from '../packages/server/src/db/database';
-import { visibleItems } from '../packages/server/src/policy/display-item';
-import { openEnvironment } from '../packages/server/src/policy/environment';
-import { type Column, columnOf } from '../packages/server/src/query/compile/columns';
 import { countQuery, filteredQuery, pageQuery } from '../packages/server/src/query/compile/page';
-import { parseListParams } from '../packages/server/src/query/list-query';
 import { USES_BEFORE_BUILD as PROJECTION_USES_BEFORE_BUILD } from '../packages/server/src/query/projection-query';
 import { USES_BEFORE_BUILD } from '../packages/server/src/query/sort-indexes';
-import { FILTER_VIEWS } from '../packages/server/src/resources/content-dossier-list/service';
 import { freePort } from '../packages/server/test/free-port';
 // @ts-expect-error: a plain .mjs module of the start script, without types
 import { serverNodeArgs } from '../scripts/server-node-args.mjs';
@@ -26,10 +21,14 @@ import { BENCH_SCHEMA, BENCH_URL, benchCase } from './generate';
 import {
   createBodyC,
   createEnvironmentAdmin,
+  indexBuildsDone,
   JWT_SECRET,
   listFilterA,
+  listParamsOfA,
   ms,
   percentile,
+  planningTimes,
+  projectionReady,
   repoRoot,
   serverMemory,
   timed,
@@ -82,36 +81,6 @@ function cpuSeconds(server: ChildProcess): { server: number; postgres: number } 
 /** The server's resident memory peak so far, for the progress lines. */
 const peakSoFar = (server: ChildProcess) =>
   `server RSS peak ${(serverMemory(server).peak / 2 ** 20).toFixed(0)} MB`;
-
-/**
- * Waits until the entity's projection is ready (query/projection.ts: the first list request starts
- * its build on a large entity), at most three minutes.
- */
-async function projectionReady(db: Db, entityId: number) {
-  for (let waited = 0; waited < 180_000; waited += 500) {
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_class
-      where relnamespace = current_schema()::regnamespace and left(relname, ${`cdp_${entityId}_`.length}) = ${`cdp_${entityId}_`}
-        and obj_description(oid, 'pg_class') = 'ready'`.execute(db);
-    if (rows[0].n > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  throw new Error('the projection of the entity was not built in three minutes');
-}
-
-/**
- * Waits until no CREATE INDEX runs in the database and no other statement either (a background count,
- * an index built by use): two quiet looks half a second apart.
- */
-async function indexBuildsDone(db: Db) {
-  for (let quiet = 0; quiet < 2; ) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const { rows } = await sql<{ n: number }>`select
-      (select count(*) from pg_stat_progress_create_index)::int
-      + (select count(*) from pg_stat_activity where state = 'active' and backend_type = 'client backend'
-           and datname = current_database() and pid <> pg_backend_pid())::int as n`.execute(db);
-    quiet = rows[0].n === 0 ? quiet + 1 : 0;
-  }
-}
 
 /**
  * A fixed piece of CPU work (a JavaScript loop), timed at the start and at the end of the run: this
@@ -439,21 +408,7 @@ async function main() {
   console.log(`(d) requests per second, second by second: ${load.perSecond.join(' ')}`);
 
   // (e) the SQL the server runs for (a): page and count, straight through pg
-  const access = await openEnvironment(db, admin, environment.id);
-  const visible = await visibleItems(db, access, entity.id, FILTER_VIEWS);
-  const columns = new Map<number, Column>();
-  for (const v of visible) {
-    const column = columnOf(v);
-    if (column) columns.set(v.item.id, column);
-  }
-  const { params, errors } = parseListParams(filterA, {
-    defDossierId: entity.id,
-    environmentId: environment.id,
-    filterable: columns,
-    embedded: null,
-    userId: admin.id,
-  });
-  if (Object.keys(errors).length) throw new Error(JSON.stringify(errors));
+  const { params, columns } = await listParamsOfA(db, bench, admin);
   const page = pageQuery(db, params).compile();
   const count = countQuery(db, params).compile();
   const client = new pg.Client({ connectionString: BENCH_URL, options: `-c search_path=${BENCH_SCHEMA}` });
@@ -651,11 +606,6 @@ async function main() {
 }
 
 /** The 'Planning Time' EXPLAIN ANALYZE reports, in ms. */
-function planningTimes(rows: { 'QUERY PLAN': string }[]): number {
-  const line = rows.map((r) => r['QUERY PLAN']).find((text) => text.startsWith('Planning Time'));
-  return Number(/([\d.]+) ms/.exec(line ?? '')?.[1] ?? Number.NaN);
-}
-
 main().catch((error) => {
   console.error(error);
   process.exit(1);

@@ -1,22 +1,44 @@
-// Tenant-scale benchmark (issue 14): does one environment's speed depend on the others? Runs the
-// records benchmark (list.ts) on the bench schema alone, then adds OTHER environments, each with
-// ENTITIES entities of FIELDS indexed fields (in the list view, so each gets its field index) and
-// DOSSIERS dossiers per entity, runs list.ts again, removes them and runs it alone once more. This
-// shared machine's speed moves by more than the 15 % criterion within minutes, so the run beside the
-// others is judged against both runs alone around it, and the two alone runs show how far the machine
-// itself moved meanwhile.
+// Tenant-scale benchmark (issue 14): does one environment's speed depend on the others? The records
+// benchmark's environment (bench/generate.ts, 1,000,000 dossiers) is copied into a database of its own
+// (CREATE DATABASE ... TEMPLATE: the same files, the same plans); OTHER environments are then added
+// beside it in the bench database, each with ENTITIES entities of FIELDS indexed fields (in the list
+// view, so each gets its field index) and DOSSIERS dossiers per entity. Two servers, one on each
+// database, are then timed in turn, request by request: list (a), create (c), the load (d) in
+// alternating slices, planning of (a) and the first statement on a new connection. This shared
+// machine's speed moves by more than the 15 % criterion within minutes, so the two sides are only
+// compared under the machine of the same moment (runs minutes apart differed by 14-51 % alone).
 // Usage (after `npx tsx bench/generate.ts --count 1000000`):
 //   npx tsx bench/tenants.ts                 # 200 other environments: 2,000 entities, 10,000 indexes
 //   npx tsx bench/tenants.ts --tenants 20 --keep
-// The other environments are removed at the end (and at the start, left from an earlier run) unless
-// --keep is given.
+// The other environments and the copy are removed at the end (and at the start, left from an earlier
+// run) unless --keep is given.
 import { execFile } from 'node:child_process';
+import http from 'node:http';
 import path from 'node:path';
+import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { type Db, migrate, openDatabase } from '../packages/server/src/db/database';
+import { pageQuery } from '../packages/server/src/query/compile/page';
 import { syncFieldIndexes } from '../packages/server/src/query/field-indexes';
+import { USES_BEFORE_BUILD } from '../packages/server/src/query/sort-indexes';
 import { buildEnvironment } from '../packages/server/test/factories';
-import { BENCH_SCHEMA, BENCH_URL } from './generate';
+import { BENCH_SCHEMA, BENCH_URL, type BenchCase, benchCase } from './generate';
+import {
+  createBodyC,
+  createEnvironmentAdmin,
+  indexBuildsDone,
+  listFilterA,
+  listParamsOfA,
+  ms,
+  percentile,
+  planningTimes,
+  projectionReady,
+  type ServerProcess,
+  signIn,
+  startServer,
+  stopServer,
+} from './harness';
 
 const TENANT_PREFIX = 'Bench tenant ';
 const ENTITIES = 10;
@@ -140,33 +162,6 @@ async function addTenant(db: Db, n: number): Promise<{ entities: number[] }> {
   return { entities };
 }
 
-/** Runs list.ts and answers its printed rows (name -> value), echoing its output. */
-function runList(label: string): Promise<Map<string, string>> {
-  console.log(`\n--- list.ts, ${label} ---`);
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [...process.execArgv, path.join(import.meta.dirname, 'list.ts')],
-      { env: { ...process.env, BENCH_IDLE_SAMPLES: '1' }, maxBuffer: 64 * 2 ** 20 },
-      (error, stdout, stderr) => {
-        process.stdout.write(stdout);
-        process.stderr.write(stderr);
-        if (error) return reject(error);
-        const rows = new Map<string, string>();
-        for (const line of stdout.split('\n')) {
-          const m = /^(\([a-z ]+\).*?)\s{2,}(\S.*)$/.exec(line);
-          // the figure without the target list.ts prints beside it
-          if (m) rows.set(m[1].trim(), m[2].replace(/\s{2,}target .*$/, '').trim());
-        }
-        resolve(rows);
-      },
-    );
-  });
-}
-
-const number = (text: string | undefined, index = 0) =>
-  Number((text ?? '').match(/[\d.]+/g)?.[index] ?? Number.NaN);
-
 /**
  * The database as a product's is between bulk loads: the new partitions vacuumed and analysed, and no
  * autovacuum worker at work. Measured without this, the 600 new tables' autovacuum ran during the
@@ -188,17 +183,151 @@ async function settle(db: Db) {
   );
 }
 
+/** The alone copy's database: the bench database's name with `_alone`. */
+const aloneUrl = () => {
+  const url = new URL(BENCH_URL);
+  url.pathname = `${url.pathname}_alone`;
+  return url.toString();
+};
+const databaseName = (url: string) => decodeURIComponent(new URL(url).pathname.slice(1));
+
+/** Runs `statement` on the cluster's `postgres` database (CREATE and DROP DATABASE cannot run inside the one they name). */
+async function onCluster(statement: string) {
+  const url = new URL(BENCH_URL);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * One side of the comparison: a server on one of the two databases, signed in as a new environment
+ * admin of the bench environment, with a timed client over one kept-alive connection (as list.ts's).
+ */
+interface Side {
+  label: string;
+  url: string;
+  db: Db;
+  server: ServerProcess;
+  headers: Record<string, string>;
+  bench: BenchCase;
+  admin: Awaited<ReturnType<typeof createEnvironmentAdmin>>;
+  send(path: string, body?: string): Promise<void>;
+}
+
+async function openSide(label: string, url: string): Promise<Side> {
+  const db = await openDatabase({ databaseUrl: url, databaseSchema: BENCH_SCHEMA, dataDir: '' });
+  await migrate(db);
+  const bench = await benchCase(db);
+  // the sort and projection indexes a run earns are dropped, as list.ts drops them: both sides earn them again
+  const earned = await sql<{ name: string }>`select indexname as name from pg_indexes
+    where schemaname = current_schema() and (indexname like ${`cdpx\\_${bench.entityId}\\_%`})`.execute(db);
+  for (const { name } of earned.rows) await sql`drop index ${sql.id(name)}`.execute(db);
+  const username = `bench_tenants_${Date.now()}`;
+  const password = 'bench password of some length';
+  const admin = await createEnvironmentAdmin(db, bench.environmentId, username, password);
+  const server = await startServer({
+    DATABASE_URL: url,
+    DATABASE_SCHEMA: BENCH_SCHEMA,
+    SEED_DEMO: 'false',
+    // the default level, as npm start runs it (a log line per request)
+    LOG_LEVEL: 'info',
+  });
+  const headers = await signIn(server.address, username, password);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const send = (requestPath: string, body?: string) =>
+    new Promise<void>((resolve, reject) => {
+      const request = http.request(
+        `${server.address}${requestPath}`,
+        { method: body === undefined ? 'GET' : 'POST', agent, headers },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            (response.statusCode ?? 500) < 300
+              ? resolve()
+              : reject(new Error(`${label} ${requestPath}: ${response.statusCode} ${Buffer.concat(chunks)}`)),
+          );
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+  return { label, url, db, server, headers, bench, admin, send };
+}
+
+/** Runs `run` on each side `rounds` times in turn (the side that goes first alternates); p50 / p95 of each. */
+async function inTurn(sides: Side[], rounds: number, run: (side: Side) => Promise<void>) {
+  const samples = sides.map(() => [] as number[]);
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < sides.length; k++) {
+      const i = (round + k) % sides.length;
+      const started = performance.now();
+      await run(sides[i]);
+      samples[i].push(performance.now() - started);
+    }
+  }
+  return samples.map((s) => {
+    s.sort((x, y) => x - y);
+    return { p50: percentile(s, 50), p95: percentile(s, 95) };
+  });
+}
+
+/** (d): CONCURRENCY clients for `seconds` on one side, in a process of its own (bench/load-clients.mjs). */
+function load(side: Side, seconds: number) {
+  const url = `${side.server.address}/api/contentdossier?${new URLSearchParams(listFilterA(side.bench))}`;
+  return new Promise<{ done: number; failed: number }>((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [path.join(import.meta.dirname, 'load-clients.mjs')],
+      {
+        env: {
+          ...process.env,
+          URL: url,
+          COOKIE: side.headers.cookie,
+          CONCURRENCY: String(CONCURRENCY),
+          SECONDS: String(seconds),
+          CSRF_HEADER,
+          CSRF_VALUE,
+        },
+      },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
+    );
+  });
+}
+
+const COMPARED_ITERATIONS = 1000;
+const STEADY_WARMUP = 200;
+const CONCURRENCY = 10;
+const LOAD_SLICE_SECONDS = 5;
+const LOAD_SLICES = 4;
+
 async function main() {
   const tenants = arg('--tenants', 200);
   const keep = process.argv.includes('--keep');
+  const alone = aloneUrl();
+
+  // the copy alone: the bench database without other tenants, copied file by file
+  {
+    const db = await openDatabase({ databaseUrl: BENCH_URL, databaseSchema: BENCH_SCHEMA, dataDir: '' });
+    await migrate(db);
+    const removed = await removeTenants(db);
+    if (removed) console.log(`removed ${removed} other environments of an earlier run`);
+    await settle(db);
+    await db.destroy();
+  }
+  const copyStarted = performance.now();
+  await onCluster(`drop database if exists ${databaseName(alone)}`);
+  await onCluster(
+    `create database ${databaseName(alone)} template ${databaseName(BENCH_URL)} strategy file_copy`,
+  );
+  console.log(`copied the bench database alone (${((performance.now() - copyStarted) / 1000).toFixed(0)} s)`);
+
   const db = await openDatabase({ databaseUrl: BENCH_URL, databaseSchema: BENCH_SCHEMA, dataDir: '' });
-  await migrate(db);
-  const removed = await removeTenants(db);
-  if (removed) console.log(`removed ${removed} other environments of an earlier run`);
-
-  await settle(db);
-  const alone = await runList('the bench environment alone');
-
   const started = performance.now();
   for (let n = 1; n <= tenants; n++) {
     await addTenant(db, n);
@@ -207,67 +336,153 @@ async function main() {
         `other environments: ${n} / ${tenants} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
       );
   }
+  const setUp = (performance.now() - started) / 1000;
+  await settle(db);
   const counts = await sql<{ partitions: number; indexes: number; rows: number }>`select
     (select count(*)::int from pg_inherits i join pg_class p on p.oid = i.inhparent
       where p.relname = 'content_dossier' and p.relnamespace = current_schema()::regnamespace) as partitions,
     (select count(*)::int from pg_indexes where schemaname = current_schema() and indexname like 'cdx%') as indexes,
     (select count(*)::int from content_dossier d join environment e on e.id = d.environment_id
       where e.name like ${`${TENANT_PREFIX}%`}) as rows`.execute(db);
-  const setUp = (performance.now() - started) / 1000;
-  await settle(db);
-  const shared = await runList(`beside ${tenants} other environments`);
-  if (!keep) console.log(`removed ${await removeTenants(db)} other environments`);
-  await settle(db);
-  const aloneAgain = keep ? null : await runList('the bench environment alone again');
-
-  const compared: [name: string, target: (alone: number, other: number) => string, index?: number][] = [
-    ['(a) list 50, 2 filters, date sort: p50 / p95', (a, o) => within(a, o), 1],
-    ['(c) create dossier: p50 / p95', (a, o) => within(a, o), 1],
-    ['(d) 10 clients, 10 s, query (a), after warm-up', () => ''],
-    // the same work in both runs, for how fast the shared machine was at the time of each
-    ['(d) CPU per request under load: server / PostgreSQL / load clients', () => ''],
-    ['(e) raw SQL page query: p50 / p95', () => ''],
-    ['(g) machine speed: fixed JS loop (1e8 iterations) at start / end', () => ''],
-    ['(i) planning time of the page query (a), warm connection', (_, o) => verdict(o < 2, '< 2 ms')],
-    [
-      '(i) page query (a) as the first statement on a new connection (5x): median / max',
-      (_, o) => verdict(o < 20, '< 20 ms'),
-      0,
-    ],
-  ];
-  console.log(
-    `\nTenant scale: ${counts.rows[0].partitions} environments with partitions, ${counts.rows[0].indexes} field indexes, ` +
-      `${counts.rows[0].rows.toLocaleString('en')} dossiers of the others (set up in ${setUp.toFixed(0)} s)`,
-  );
-  const width = Math.max(...compared.map(([name]) => name.length));
-  console.log(
-    `${'figure'.padEnd(width)}  ${'alone'.padEnd(16)}  ${'beside others'.padEnd(16)}  ${'alone again'.padEnd(16)}  target`,
-  );
-  for (const [name, target, index = 0] of compared) {
-    const a = alone.get(name);
-    const o = shared.get(name);
-    const again = aloneAgain?.get(name);
-    // beside the others against the mean of the runs alone before and after
-    const aloneFigure =
-      again === undefined ? number(a, index) : (number(a, index) + number(again, index)) / 2;
-    console.log(
-      `${name.padEnd(width)}  ${(a ?? '-').padEnd(16)}  ${(o ?? '-').padEnd(16)}  ${(again ?? '-').padEnd(16)}  ${target(aloneFigure, number(o, index))}`,
-    );
-  }
-  if (aloneAgain) {
-    const drift = (name: string, index: number) =>
-      `${((number(aloneAgain.get(name), index) / number(alone.get(name), index) - 1) * 100).toFixed(0)}%`;
-    console.log(
-      `the machine between the two runs alone: (a) p95 ${drift(compared[0][0], 1)}, (c) p95 ${drift(compared[1][0], 1)}, ` +
-        `raw page p50 ${drift('(e) raw SQL page query: p50 / p95', 0)}, JS loop ${drift('(g) machine speed: fixed JS loop (1e8 iterations) at start / end', 0)}`,
-    );
-  }
   await db.destroy();
+
+  const sides = [await openSide('alone', alone), await openSide('beside others', BENCH_URL)];
+  try {
+    const listPath = (side: Side) => `/api/contentdossier?${new URLSearchParams(listFilterA(side.bench))}`;
+    // warm-up, as list.ts's: the sort index that (a) earns by use built, the projection ready, then the
+    // server's steady state
+    for (const side of sides) {
+      for (let i = 0; i < USES_BEFORE_BUILD + 5; i++) await side.send(listPath(side));
+      await projectionReady(side.db, side.bench.entityId);
+      await indexBuildsDone(side.db);
+    }
+    await inTurn(sides, STEADY_WARMUP, (side) => side.send(listPath(side)));
+    const a = await inTurn(sides, COMPARED_ITERATIONS, (side) => side.send(listPath(side)));
+    console.log(
+      `(a) done: ${sides.map((s, i) => `${s.label} ${ms(a[i].p50)} / ${ms(a[i].p95)}`).join(', ')}`,
+    );
+    const create = (side: Side) => side.send('/api/contentdossier', createBodyC(side.bench));
+    await inTurn(sides, STEADY_WARMUP / 4, create);
+    const c = await inTurn(sides, COMPARED_ITERATIONS, create);
+    console.log(
+      `(c) done: ${sides.map((s, i) => `${s.label} ${ms(c[i].p50)} / ${ms(c[i].p95)}`).join(', ')}`,
+    );
+
+    // (d) in slices, alone / beside / beside / alone ..., after a warm-up slice each
+    for (const side of sides) await load(side, LOAD_SLICE_SECONDS);
+    const done = sides.map(() => 0);
+    for (let slice = 0; slice < LOAD_SLICES; slice++) {
+      for (let k = 0; k < sides.length; k++) {
+        const i = slice % 2 === 0 ? k : sides.length - 1 - k;
+        const result = await load(sides[i], LOAD_SLICE_SECONDS);
+        if (result.failed) throw new Error(`(d) ${sides[i].label}: ${result.failed} requests failed`);
+        done[i] += result.done;
+      }
+    }
+    const rate = done.map((n) => n / (LOAD_SLICES * LOAD_SLICE_SECONDS));
+
+    // (i) the page statement of (a), raw: its planning on a warm connection, and as the first statement
+    // of a new connection (cold catalogue caches), in turn
+    const statements = await Promise.all(
+      sides.map(async (side) =>
+        pageQuery(side.db, (await listParamsOfA(side.db, side.bench, side.admin)).params).compile(),
+      ),
+    );
+    const planning = await Promise.all(
+      sides.map(async (side, i) => {
+        const client = new pg.Client({
+          connectionString: side.url,
+          options: `-c search_path=${BENCH_SCHEMA}`,
+        });
+        await client.connect();
+        const times: number[] = [];
+        for (let n = 0; n < 21; n++) {
+          const plan = await client.query(
+            `explain (analyze) ${statements[i].sql}`,
+            statements[i].parameters as unknown[],
+          );
+          times.push(planningTimes(plan.rows));
+        }
+        await client.end();
+        return percentile(
+          times.sort((x, y) => x - y),
+          50,
+        );
+      }),
+    );
+    const firstOf = sides.map(() => [] as number[]);
+    for (let round = 0; round < 10; round++)
+      for (const [i, side] of sides.entries()) {
+        const client = new pg.Client({
+          connectionString: side.url,
+          options: `-c search_path=${BENCH_SCHEMA}`,
+        });
+        await client.connect();
+        const start = performance.now();
+        await client.query(statements[i].sql, statements[i].parameters as unknown[]);
+        firstOf[i].push(performance.now() - start);
+        await client.end();
+      }
+    for (const samples of firstOf) samples.sort((x, y) => x - y);
+
+    console.log(
+      `\nTenant scale: beside the bench environment ${counts.rows[0].partitions - 1} other environments with partitions, ` +
+        `${counts.rows[0].indexes} field indexes, ${counts.rows[0].rows.toLocaleString('en')} dossiers of the others ` +
+        `(set up in ${setUp.toFixed(0)} s); both sides timed in turn`,
+    );
+    const rows: [string, string, string, string][] = [
+      [
+        `(a) list 50, 2 filters, date sort (${COMPARED_ITERATIONS}x each): p50 / p95`,
+        `${ms(a[0].p50)} / ${ms(a[0].p95)}`,
+        `${ms(a[1].p50)} / ${ms(a[1].p95)}`,
+        within(a[0].p95, a[1].p95),
+      ],
+      [
+        `(c) create dossier (${COMPARED_ITERATIONS}x each): p50 / p95`,
+        `${ms(c[0].p50)} / ${ms(c[0].p95)}`,
+        `${ms(c[1].p50)} / ${ms(c[1].p95)}`,
+        within(c[0].p95, c[1].p95),
+      ],
+      [
+        `(d) ${CONCURRENCY} clients, query (a), ${LOAD_SLICES} slices of ${LOAD_SLICE_SECONDS} s each`,
+        `${rate[0].toFixed(1)} requests/s`,
+        `${rate[1].toFixed(1)} requests/s`,
+        `${((rate[1] / rate[0] - 1) * 100).toFixed(0)}%`,
+      ],
+      [
+        '(i) planning time of the page query (a), warm connection (21x): median',
+        ms(planning[0]),
+        ms(planning[1]),
+        verdict(planning[1] < 2, '< 2 ms'),
+      ],
+      [
+        '(i) page query (a) as the first statement on a new connection (10x): median / max',
+        `${ms(percentile(firstOf[0], 50))} / ${ms(firstOf[0].at(-1) ?? Number.NaN)}`,
+        `${ms(percentile(firstOf[1], 50))} / ${ms(firstOf[1].at(-1) ?? Number.NaN)}`,
+        verdict(percentile(firstOf[1], 50) < 20, '< 20 ms'),
+      ],
+    ];
+    const width = Math.max(...rows.map(([name]) => name.length));
+    console.log(`${'figure'.padEnd(width)}  ${'alone'.padEnd(18)}  ${'beside others'.padEnd(18)}  target`);
+    for (const [name, aloneFigure, beside, target] of rows)
+      console.log(`${name.padEnd(width)}  ${aloneFigure.padEnd(18)}  ${beside.padEnd(18)}  ${target}`);
+  } finally {
+    for (const side of sides) {
+      await stopServer(side.server);
+      await side.db.destroy();
+    }
+  }
+  if (!keep) {
+    const db = await openDatabase({ databaseUrl: BENCH_URL, databaseSchema: BENCH_SCHEMA, dataDir: '' });
+    console.log(`removed ${await removeTenants(db)} other environments`);
+    await db.destroy();
+    await onCluster(`drop database if exists ${databaseName(alone)}`);
+  }
 }
 
-function within(alone: number, other: number) {
-  const ratio = other / alone;
-  return verdict(ratio <= 1.15, `p95 within 15% of alone (mean of both): ${((ratio - 1) * 100).toFixed(0)}%`);
+function within(alone: number, beside: number) {
+  const ratio = beside / alone;
+  return verdict(ratio <= 1.15, `p95 within 15% of alone: ${((ratio - 1) * 100).toFixed(0)}%`);
 }
 const verdict = (ok: boolean, text: string) => `${ok ? 'ok  ' : 'MISS'} ${text}`;
 
