@@ -21,10 +21,11 @@ describe.skipIf(!onPostgresServer())('preparingPool', () => {
     db = undefined;
   });
 
+  // without parameters: not prepared itself, so not counted in the bound
   const prepared = (conn: Kysely<unknown>) =>
     sql<{ statement: string; custom_plans: number; generic_plans: number }>`
       select statement, custom_plans::int, generic_plans::int from pg_prepared_statements
-      where statement not like ${'%pg_prepared_statements%'} order by name`
+      where statement not like '%pg_prepared_statements%' order by name`
       .execute(conn)
       .then((r) => r.rows);
   const backend = (conn: Kysely<unknown>) =>
@@ -56,15 +57,33 @@ describe.skipIf(!onPostgresServer())('preparingPool', () => {
     expect((await sql<{ n: number }>`select ${2}::int as n`.execute(conn)).rows).toEqual([{ n: 2 }]);
   });
 
-  it('runs texts past the bound unnamed and closes that connection when it returns to the pool', async () => {
+  it('deallocates the text used least recently past the bound, on the same connection', async () => {
     const conn = open(2);
     const first = await backend(conn); // statement 1
-    await sql`select ${1}::int`.execute(conn); // statement 2: the cache is full
+    const one = () => sql<{ n: number }>`select ${1}::int as n`.execute(conn);
+    await one(); // statement 2: the cache is full
+    await backend(conn); // statement 1 used again: statement 2 is now the oldest
     expect((await sql<{ n: number }>`select ${3}::int + 1 as n`.execute(conn)).rows).toEqual([{ n: 4 }]);
-    // that third text ran unnamed; the connection was closed on release, so this is a new backend
-    const second = await backend(conn);
-    expect(second).not.toBe(first);
-    expect(await prepared(conn)).toHaveLength(1);
+    expect((await prepared(conn)).map((p) => p.statement)).toEqual([
+      'select pg_backend_pid() + $1::int as pid',
+      'select $1::int + 1 as n',
+    ]);
+    // the evicted text is prepared again under a new name, and the connection stays the same
+    expect((await one()).rows).toEqual([{ n: 1 }]);
+    expect(await backend(conn)).toBe(first);
+    expect(await prepared(conn)).toHaveLength(2);
+  });
+
+  it('keeps the bound through statements that failed to prepare', async () => {
+    const conn = open(2);
+    for (let i = 0; i < 4; i++)
+      await expect(sql`select ${i}::int from ${sql.id(`no_such_table_${i}`)}`.execute(conn)).rejects.toThrow(
+        /no_such_table/,
+      );
+    expect((await sql<{ n: number }>`select ${5}::int as n`.execute(conn)).rows).toEqual([{ n: 5 }]);
+    expect((await sql<{ n: number }>`select ${6}::int + 1 as n`.execute(conn)).rows).toEqual([{ n: 7 }]);
+    expect((await sql<{ n: number }>`select ${7}::int + 2 as n`.execute(conn)).rows).toEqual([{ n: 9 }]);
+    expect(await prepared(conn)).toHaveLength(2);
   });
 
   it('replaces a connection whose prepared statements a table change made stale', async () => {

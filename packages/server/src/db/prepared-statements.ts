@@ -7,10 +7,12 @@ import { isDatabaseUnavailable } from './availability';
 // runs parameterised queries as named prepared statements instead, one per distinct SQL text and
 // connection. Every value still travels as a parameter; only the parse is saved.
 //
-// Bounded: a connection prepares at most `maxStatements` texts. Past that it runs new texts
-// unnamed and is closed when it goes back to the pool, so a fresh connection starts an empty cache
-// (pg offers no public way to forget one statement).
-//
+// Bounded: a connection keeps at most `maxStatements` texts. Past that, the one used least recently
+// is deallocated (on the same connection, before the new text is prepared) and the new one takes its
+// place: statements that name an environment's partition are many per node, one set per active
+// environment, and closing a full connection instead would start a new backend with cold catalogue
+// caches (15 ms on its first statement) again and again.
+
 // Plans stay custom (plan_cache_mode = force_custom_plan, set by openDatabase): a generic plan,
 // made without the filter values, can pick an index that is right for one value and ruinous for
 // another.
@@ -20,8 +22,11 @@ export const DEFAULT_MAX_STATEMENTS = 200;
 type RawClient = pg.PoolClient;
 
 interface ClientState {
+  /** text -> statement name, least recently used first */
   names: Map<string, string>;
-  full: boolean;
+  /** statements prepared on this connection so far (names are never reused) */
+  prepared: number;
+  stale: boolean;
   broken: boolean;
 }
 
@@ -42,12 +47,13 @@ class PreparingClient implements PostgresPoolClient {
     }
     const name = this.nameOf(text);
     const values = parameters as unknown[];
-    if (!name) return this.raw.query(text, values).catch(this.noteBroken);
     return this.raw.query({ name, text, values }).catch((error: unknown) => {
       // A table changed under a prepared `select *` (a migration run by another node): this
       // connection's statements are stale, so it is replaced when it goes back to the pool.
       if (error instanceof Error && /cached plan must not change result type/.test(error.message))
-        this.state.full = true;
+        this.state.stale = true;
+      // A text that failed may not have been prepared (a parse error): it is not deallocated later.
+      if (this.state.names.get(text) === name) this.state.names.delete(text);
       return this.noteBroken(error);
     });
   }
@@ -59,22 +65,38 @@ class PreparingClient implements PostgresPoolClient {
     throw error;
   };
 
-  private nameOf(text: string): string | undefined {
-    const known = this.state.names.get(text);
-    if (known) return known;
-    if (this.state.names.size >= this.maxStatements) {
-      this.state.full = true;
-      return undefined;
+  private nameOf(text: string): string {
+    const { names } = this.state;
+    const known = names.get(text);
+    if (known) {
+      // the most recently used last
+      names.delete(text);
+      names.set(text, known);
+      return known;
     }
-    const name = `db_${this.state.names.size + 1}`;
-    this.state.names.set(text, name);
+    if (names.size >= this.maxStatements) {
+      const [oldestText, oldest] = names.entries().next().value as [string, string];
+      names.delete(oldestText);
+      // Queued before the new statement on this connection (pg runs a client's queries in order).
+      this.raw
+        .query(`deallocate ${oldest}`)
+        .catch(this.noteBroken)
+        .catch(() => {});
+      // pg remembers every name it prepared on the connection (Connection.parsedStatements, not a
+      // public API); the name is never used again, so forgetting it only keeps that record small.
+      delete (this.raw as unknown as { connection?: { parsedStatements?: Record<string, string> } })
+        .connection?.parsedStatements?.[oldest];
+    }
+    this.state.prepared += 1;
+    const name = `db_${this.state.prepared}`;
+    names.set(text, name);
     return name;
   }
 
   release(): void {
-    // A full cache, or a broken connection, is dropped (pg's release(error) closes it).
+    // A broken connection, or one with stale statements, is dropped (pg's release(error) closes it).
     if (this.state.broken) this.raw.release(new Error('connection broken'));
-    else this.raw.release(this.state.full ? new Error('prepared statement cache full') : undefined);
+    else this.raw.release(this.state.stale ? new Error('prepared statements stale') : undefined);
   }
 }
 
@@ -86,7 +108,11 @@ export function preparingPool(pool: pg.Pool, maxStatements = DEFAULT_MAX_STATEME
       const raw = await pool.connect();
       let client = clients.get(raw);
       if (!client) {
-        client = new PreparingClient(raw, { names: new Map(), full: false, broken: false }, maxStatements);
+        client = new PreparingClient(
+          raw,
+          { names: new Map(), prepared: 0, stale: false, broken: false },
+          maxStatements,
+        );
         // Kysely keys its connection objects by client, so each pg client keeps one wrapper.
         clients.set(raw, client);
       }
