@@ -21,8 +21,20 @@ export async function lockEnvironmentCreation(trx: Transaction<Database>): Promi
   await sql`select pg_advisory_xact_lock(${ENVIRONMENT_CREATION_LOCK}, 0)`.execute(trx);
 }
 
+/** The tables partitioned by environment. */
+export type PartitionedTable = 'content_dossier' | 'content_link' | 'dossier_log';
+
 /** The partition of content_dossier that holds the environment's dossiers. */
 export const dossierPartition = (environmentId: number) => `content_dossier_e${checkedId(environmentId)}`;
+
+/**
+ * The environment's partition of `table`, for a statement to name instead of the parent. A statement
+ * on the parent reads the parent's list of partitions (one per environment) the first time it runs on
+ * a connection: beside 200 other environments, the list page's first statement on a new connection
+ * took 23 ms where it took 16 ms alone (bench/tenants.ts (i)); named by its partition, as alone.
+ */
+export const partitionOf = (table: PartitionedTable, environmentId: number) =>
+  sql.table(`${table}_e${checkedId(environmentId)}`);
 
 /** The content_dossier partition of the entity's environment; throws for an unknown entity. */
 export async function entityDossierPartition(db: Db, defDossierId: number): Promise<string> {

@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Db } from '../db/database';
+import { partitionOf } from '../db/partitions';
 import { perDatabase } from '../db/per-database';
 import type { SummaryKeys } from '../policy/summary';
 import { visibleSummary } from './visible-summary';
@@ -56,12 +57,12 @@ export function linkRefsSql(environmentId: number, links: PageLinks): RawBuilder
   const parts: RawBuilder<unknown>[] = [];
   if (links.forward.length)
     parts.push(sql`select cl.link_id, true as forward, cl.child_id as id, cl.rank, cl.id as cl_id
-      from content_link cl
+      from ${partitionOf('content_link', environmentId)} cl
       where cl.environment_id = ${environmentId} and cl.link_id in (${sql.join(links.forward)})
         and cl.parent_id = content_dossier.id`);
   if (links.backward.length)
     parts.push(sql`select cl.link_id, false, cl.parent_id, cl.rank, cl.id
-      from content_link cl
+      from ${partitionOf('content_link', environmentId)} cl
       where cl.environment_id = ${environmentId} and cl.link_id in (${sql.join(links.backward)})
         and cl.child_id = content_dossier.id`);
   if (!parts.length) return null;
@@ -105,7 +106,8 @@ export async function linkedDossiersOf(
     // the entry and its entity's version in one snapshot: the version is the one its data had
     const { rows } = await sql<LinkedEntry & { id: number }>`select d.id, d.def_dossier_id, d.archived,
         d.summary, d.summaries, coalesce(v.version, 0) as version
-      from content_dossier d left join entity_data_version v on v.def_dossier_id = d.def_dossier_id
+      from ${partitionOf('content_dossier', environmentId)} d
+        left join entity_data_version v on v.def_dossier_id = d.def_dossier_id
       where d.environment_id = ${environmentId} and d.id = any(${sql.val([...missing])}::bigint[])`.execute(
       db,
     );

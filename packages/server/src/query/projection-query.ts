@@ -36,9 +36,10 @@ export function rewriteForProjection(
   compiled: CompiledQuery,
   projection: Projection,
 ): { query: CompiledQuery; columns: string[] } | null {
-  const from = 'from "content_dossier"';
-  const at = compiled.sql.indexOf(from);
-  if (at < 0 || compiled.sql.indexOf(from, at + 1) >= 0) return null;
+  // the environment's partition, named as content_dossier (filteredQuery), read once
+  const froms = [...compiled.sql.matchAll(/from "content_dossier_e\d+" as "content_dossier"/g)];
+  if (froms.length !== 1) return null;
+  const [{ index: at, 0: from }] = froms;
   let text = `${compiled.sql.slice(0, at)}from "${projection.table}" as "content_dossier"${compiled.sql.slice(at + from.length)}`;
   const read: string[] = [];
   for (const field of projection.fields) {

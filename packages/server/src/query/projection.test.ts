@@ -274,7 +274,7 @@ describe('rewriteForProjection', () => {
   it('reads the projection under the dossier alias, each field from its column', () => {
     const rewritten = rewriteForProjection(
       compiled(
-        `select sum((("values" ->> '3')::numeric)) from "content_dossier" where "content_dossier"."environment_id" = $1 and ((content_dossier."values" ->> '3')::numeric) > 2`,
+        `select sum((("values" ->> '3')::numeric)) from "content_dossier_e1" as "content_dossier" where "content_dossier"."environment_id" = $1 and ((content_dossier."values" ->> '3')::numeric) > 2`,
       ),
       projection,
     );
@@ -286,17 +286,17 @@ describe('rewriteForProjection', () => {
 
   it('leaves a statement that reads any other value or column of the dossier', () => {
     for (const text of [
-      `select count(*) from "content_dossier" where (content_dossier."values" ->> '4') = $1`,
-      `select count(*) from "content_dossier" where content_dossier.summary ilike $1`,
-      `select count(*) from "content_dossier" where "content_dossier"."created_at" > $1`,
-      `select count(*) from "content_dossier" where id in (select id from "content_dossier")`,
+      `select count(*) from "content_dossier_e1" as "content_dossier" where (content_dossier."values" ->> '4') = $1`,
+      `select count(*) from "content_dossier_e1" as "content_dossier" where content_dossier.summary ilike $1`,
+      `select count(*) from "content_dossier_e1" as "content_dossier" where "content_dossier"."created_at" > $1`,
+      `select count(*) from "content_dossier_e1" as "content_dossier" where id in (select id from "content_dossier_e1" as "content_dossier")`,
     ])
       expect(rewriteForProjection(compiled(text), projection), text).toBeNull();
     // a linked dossier's values (another alias) are not the listed dossier's
     expect(
       rewriteForProjection(
         compiled(
-          `select count(*) from "content_dossier" where "content_dossier"."id" in (select cl.parent_id from content_link cl join content_dossier l1_1 on l1_1.id = cl.child_id where (l1_1."values" ->> '4') = $1)`,
+          `select count(*) from "content_dossier_e1" as "content_dossier" where "content_dossier"."id" in (select cl.parent_id from "content_link_e1" cl join "content_dossier_e1" l1_1 on l1_1.id = cl.child_id where (l1_1."values" ->> '4') = $1)`,
         ),
         projection,
       ),

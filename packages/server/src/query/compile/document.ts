@@ -8,6 +8,7 @@ import {
   type Ymd,
 } from '@dossierbase/core';
 import { type RawBuilder, sql } from 'kysely';
+import { partitionOf } from '../../db/partitions';
 import type { LinkRow } from '../../policy/display-item';
 import { checkedId } from '../field-expression';
 import type { Column } from './columns';
@@ -143,8 +144,8 @@ function link(l: LinkCondition, entity: EntityScope, alias: string, walk: Walk):
   const matches = group('AND', conditions);
   const through = (linkId: number, own: 'parent_id' | 'child_id') => {
     const other = own === 'parent_id' ? 'child_id' : 'parent_id';
-    return sql`select cl.${sql.raw(own)} as id from content_link cl
-      join content_dossier ${linkedDossier} on ${linkedDossier}.id = cl.${sql.raw(other)} and ${linkedDossier}.environment_id = cl.environment_id
+    return sql`select cl.${sql.raw(own)} as id from ${partitionOf('content_link', env)} cl
+      join ${partitionOf('content_dossier', env)} ${linkedDossier} on ${linkedDossier}.id = cl.${sql.raw(other)} and ${linkedDossier}.environment_id = cl.environment_id
       where cl.environment_id = ${env} and cl.link_id = ${sql.raw(checkedId(linkId))} and ${matches}`;
   };
   const linked = row.back_link_id

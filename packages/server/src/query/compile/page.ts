@@ -1,6 +1,7 @@
 import type { Selectable, SelectQueryBuilder } from 'kysely';
 import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import type { Db } from '../../db/database';
+import { partitionOf } from '../../db/partitions';
 import type { Database } from '../../db/schema';
 import type { SignInCheck } from '../../policy/environment';
 import {
@@ -24,8 +25,10 @@ export type ListQuery = SelectQueryBuilder<Database, 'content_dossier', object>;
 
 /** The filtered set (no order, no paging): the base of the page, the count and the aggregations. */
 export function filteredQuery(db: Db, params: ListParams): ListQuery {
-  let q = db
-    .selectFrom('content_dossier')
+  // the environment's partition under the parent's name: every expression refers to content_dossier
+  const dossiers = sql<Database['content_dossier']>`${partitionOf('content_dossier', params.environmentId)}`;
+  let q: ListQuery = db
+    .selectFrom(dossiers.as('content_dossier'))
     .where('content_dossier.environment_id', '=', params.environmentId)
     .where('content_dossier.def_dossier_id', '=', params.defDossierId);
   if (params.archived === 'none') q = q.where('content_dossier.archived', '=', false);

@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
+import { partitionOf } from '../../db/partitions';
 import type { LinkRow } from '../../policy/display-item';
 import type { SummaryKeys } from '../../policy/summary';
 import { checkedId } from '../field-expression';
@@ -32,9 +33,9 @@ export function sortExpression(
   return { expression: sql.raw(column.expression), column };
 }
 
-// The subqueries below name the environment as a value, not as the outer row's column: only a value
-// lets the planner prune content_link to the environment's partition (a correlated column would have
-// it plan a scan of every tenant's partition).
+// The subqueries below read the environment's partitions (db/partitions.ts partitionOf), not the
+// parents: a correlated environment column would have the planner plan a scan of every tenant's
+// partition, and the parent's list of partitions is read on each new connection.
 
 /** The summary (the one the reader sees) of the first dossier linked through a (single) link, for sorting. */
 function linkedSummary(link: LinkRow, summaryKeys: SummaryKeys, environmentId: number): RawBuilder<unknown> {
@@ -42,13 +43,15 @@ function linkedSummary(link: LinkRow, summaryKeys: SummaryKeys, environmentId: n
   const back = link.back_link_id ? sql.raw(checkedId(link.back_link_id)) : null;
   // the linked dossiers are of the link's child entity, from either side
   const summary = sql.raw(summaryExpression('l', summaryKeys.get(link.child_def_dossier_id)));
-  const viaForward = sql`(select ${summary} from content_link cl
-    join content_dossier l on l.id = cl.child_id and l.environment_id = cl.environment_id
+  const links = partitionOf('content_link', environmentId);
+  const dossiers = partitionOf('content_dossier', environmentId);
+  const viaForward = sql`(select ${summary} from ${links} cl
+    join ${dossiers} l on l.id = cl.child_id and l.environment_id = cl.environment_id
     where cl.environment_id = ${environmentId} and cl.link_id = ${forward}
       and cl.parent_id = content_dossier.id order by cl.rank, cl.id limit 1)`;
   if (!back) return viaForward;
-  return sql`coalesce(${viaForward}, (select ${summary} from content_link cl
-    join content_dossier l on l.id = cl.parent_id and l.environment_id = cl.environment_id
+  return sql`coalesce(${viaForward}, (select ${summary} from ${links} cl
+    join ${dossiers} l on l.id = cl.parent_id and l.environment_id = cl.environment_id
     where cl.environment_id = ${environmentId} and cl.link_id = ${back}
       and cl.child_id = content_dossier.id order by cl.rank, cl.id limit 1))`;
 }
