@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { buildApp } from '../packages/server/src/app';
 import { loadConfig } from '../packages/server/src/config';
-import { type Db, migrate, openDatabase } from '../packages/server/src/db/database';
+import { migrate, openDatabase } from '../packages/server/src/db/database';
 import { countQuery, filteredQuery, pageQuery } from '../packages/server/src/query/compile/page';
 import { USES_BEFORE_BUILD as PROJECTION_USES_BEFORE_BUILD } from '../packages/server/src/query/projection-query';
 import { USES_BEFORE_BUILD } from '../packages/server/src/query/sort-indexes';
