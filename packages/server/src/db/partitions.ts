@@ -24,8 +24,12 @@ export async function lockEnvironmentCreation(trx: Transaction<Database>): Promi
 /** The tables partitioned by environment. */
 export type PartitionedTable = 'content_dossier' | 'content_link' | 'dossier_log';
 
+/** The name of the environment's partition of `table` (create_environment_partitions names them so). */
+const partitionName = (table: PartitionedTable, environmentId: number) =>
+  `${table}_e${checkedId(environmentId)}`;
+
 /** The partition of content_dossier that holds the environment's dossiers. */
-export const dossierPartition = (environmentId: number) => `content_dossier_e${checkedId(environmentId)}`;
+export const dossierPartition = (environmentId: number) => partitionName('content_dossier', environmentId);
 
 /**
  * The environment's partition of `table`, for a statement to name instead of the parent. A statement
@@ -34,7 +38,7 @@ export const dossierPartition = (environmentId: number) => `content_dossier_e${c
  * took 23 ms where it took 16 ms alone (bench/tenants.ts (i)); named by its partition, as alone.
  */
 export const partitionOf = (table: PartitionedTable, environmentId: number) =>
-  sql.table(`${table}_e${checkedId(environmentId)}`);
+  sql.table(partitionName(table, environmentId));
 
 /** The content_dossier partition of the entity's environment; throws for an unknown entity. */
 export async function entityDossierPartition(db: Db, defDossierId: number): Promise<string> {
