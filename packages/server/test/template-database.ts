@@ -4,8 +4,21 @@
 // PostgreSQL server makes one template in its global set-up; test/test-app.ts clones it per file.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
 import { migrate, openDatabase } from '../src/db/database';
+
+// What the projects' global set-ups hand to their test files (vitest's inject).
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The migrated PGlite data directory of this run, from test/pglite-snapshot.ts (server-pglite only). */
+    pgliteSnapshot: string | undefined;
+    /** The run's embedded PostgreSQL, from test/embedded-postgres-cluster.ts (server-embedded only). */
+    embeddedPostgresUrl: string | undefined;
+    /** The migrated database each file clones, on the run's PostgreSQL server (test/template-database.ts). */
+    templateDatabase: string | undefined;
+  }
+}
 
 /** The schema the template is migrated into; a clone renames it to a name of its own. */
 export const TEMPLATE_SCHEMA = 'test_template';

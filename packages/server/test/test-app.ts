@@ -12,17 +12,6 @@ import { buildUser, type UserOverrides } from './factories';
 import { startSmtp, type TestSmtp } from './smtp';
 import { databaseUrl, onServer, TEMPLATE_SCHEMA } from './template-database';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The migrated PGlite data directory of this run, from test/pglite-snapshot.ts (server-pglite only). */
-    pgliteSnapshot: string | undefined;
-    /** The run's embedded PostgreSQL, from test/embedded-postgres-cluster.ts (server-embedded only). */
-    embeddedPostgresUrl: string | undefined;
-    /** The migrated database each file clones, on the run's PostgreSQL server (test/template-database.ts). */
-    templateDatabase: string | undefined;
-  }
-}
-
 const SHARED_POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 
 type TestDatabaseKind = 'embedded' | 'postgres' | 'pglite';
