@@ -3,6 +3,7 @@
 // in, the demo's ids, the requests (a) and (c) of list.ts, and small figures helpers.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
 import { sql } from 'kysely';
@@ -178,6 +179,36 @@ export async function signIn(address: string, username: string, password: string
     .map((c) => c.split(';')[0])
     .join('; ');
   return { cookie, [CSRF_HEADER]: CSRF_VALUE, 'content-type': 'application/json' };
+}
+
+/**
+ * The timed client: node:http over one kept-alive connection, as the load clients of list.ts's (d)
+ * (fetch, from undici, spends more of the bench process's CPU per request). `send(url)` GETs,
+ * `send(url, body)` POSTs the JSON `body`; a 2xx answer resolves, any other rejects with it.
+ */
+export function keptAliveClient(headers: Record<string, string>) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const send = (url: string, body?: string) =>
+    new Promise<void>((resolve, reject) => {
+      const request = http.request(
+        url,
+        body === undefined
+          ? { agent, headers }
+          : { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json' } },
+        (response) => {
+          const chunks: Buffer[] = [];
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () =>
+            (response.statusCode ?? 500) < 300
+              ? resolve()
+              : reject(new Error(`${url}: ${response.statusCode} ${Buffer.concat(chunks).toString()}`)),
+          );
+        },
+      );
+      request.on('error', reject);
+      request.end(body);
+    });
+  return { send, close: () => agent.destroy() };
 }
 
 /** Resident memory of a process now, from /proc (bytes); 0 once it has ended. */

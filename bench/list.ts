@@ -3,7 +3,6 @@
 // API with fetch over loopback; the raw SQL of the same query runs directly through pg.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import http from 'node:http';
 import path from 'node:path';
 import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
 import { sql } from 'kysely';
@@ -23,6 +22,7 @@ import {
   createEnvironmentAdmin,
   indexBuildsDone,
   JWT_SECRET,
+  keptAliveClient,
   listFilterA,
   listParamsOfA,
   ms,
@@ -176,30 +176,8 @@ async function main() {
   };
   const urlA = `${address}/api/contentdossier?${new URLSearchParams(filterA)}`;
   const urlB = `${address}/api/contentdossier?${new URLSearchParams(filterB)}`;
-  // The timed client: node:http over one kept-alive connection, as the load clients of (d) (fetch, from
-  // undici, spends more of the bench process's CPU per request; row (a fetch) shows the difference).
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  /** One request through `agent`: a GET, or with `body` a POST of JSON; a 2xx answer resolves. */
-  const send = (url: string, body?: string) =>
-    new Promise<void>((resolve, reject) => {
-      const request = http.request(
-        url,
-        body === undefined
-          ? { agent, headers }
-          : { method: 'POST', agent, headers: { ...headers, 'content-type': 'application/json' } },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () =>
-            (response.statusCode ?? 500) < 300
-              ? resolve()
-              : reject(new Error(`${url}: ${response.statusCode} ${Buffer.concat(chunks).toString()}`)),
-          );
-        },
-      );
-      request.on('error', reject);
-      request.end(body);
-    });
+  const timedClient = keptAliveClient(headers);
+  const send = timedClient.send;
   const get = (url: string) => send(url);
   const getWithFetch = async (url: string) => {
     const response = await fetch(url, { headers });
@@ -600,7 +578,7 @@ async function main() {
   console.log('\nplan of the count query (a):');
   console.log(countPlan.rows.map((r) => r['QUERY PLAN']).join('\n'));
 
-  agent.destroy();
+  timedClient.close();
   server.kill('SIGTERM');
   await db.destroy();
 }

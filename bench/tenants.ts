@@ -13,7 +13,6 @@
 // The other environments and the copy are removed at the end (and at the start, left from an earlier
 // run) unless --keep is given.
 import { execFile } from 'node:child_process';
-import http from 'node:http';
 import path from 'node:path';
 import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
 import { sql } from 'kysely';
@@ -28,6 +27,7 @@ import {
   createBodyC,
   createEnvironmentAdmin,
   indexBuildsDone,
+  keptAliveClient,
   listFilterA,
   listParamsOfA,
   ms,
@@ -238,25 +238,9 @@ async function openSide(label: string, url: string): Promise<Side> {
     LOG_LEVEL: 'info',
   });
   const headers = await signIn(server.address, username, password);
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const timedClient = keptAliveClient(headers);
   const send = (requestPath: string, body?: string) =>
-    new Promise<void>((resolve, reject) => {
-      const request = http.request(
-        `${server.address}${requestPath}`,
-        { method: body === undefined ? 'GET' : 'POST', agent, headers },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () =>
-            (response.statusCode ?? 500) < 300
-              ? resolve()
-              : reject(new Error(`${label} ${requestPath}: ${response.statusCode} ${Buffer.concat(chunks)}`)),
-          );
-        },
-      );
-      request.on('error', reject);
-      request.end(body);
-    });
+    timedClient.send(`${server.address}${requestPath}`, body);
   return { label, url, db, server, headers, bench, admin, send };
 }
 
