@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Catalogue, catalogueEntries } from '@dossierbase/core';
-import { parseSync } from 'oxc-parser';
+import { parseSync, Visitor } from 'oxc-parser';
 import { describe, expect, it } from 'vitest';
 import de from './de.json';
 import en from './en.json';
@@ -85,30 +85,22 @@ describe('visible text', () => {
     for (const file of sourceFiles().filter((f) => f.endsWith('.tsx'))) {
       const { program, errors } = parseSync(file, readFileSync(file, 'utf8'), { lang: 'tsx' });
       expect(errors, file).toEqual([]);
-      const visit = (node: unknown): void => {
-        if (!node || typeof node !== 'object') return;
-        if (Array.isArray(node)) {
-          for (const child of node) visit(child);
-          return;
-        }
-        const n = node as Record<string, unknown> & { type?: string };
-        if (n.type === 'JSXText' && !LANGUAGE_FREE.test(String(n.value).trim()))
-          literals.push(`${file}: ${String(n.value).trim()}`);
-        if (n.type === 'JSXAttribute') {
-          const name = (n.name as { name?: unknown }).name;
-          const value = n.value as { type?: string; value?: unknown } | null;
+      new Visitor({
+        JSXText(node) {
+          if (!LANGUAGE_FREE.test(node.value.trim())) literals.push(`${file}: ${node.value.trim()}`);
+        },
+        JSXAttribute(node) {
+          const { name, value } = node;
           if (
-            typeof name === 'string' &&
-            TEXT_PROPS.has(name) &&
+            name.type === 'JSXIdentifier' &&
+            TEXT_PROPS.has(name.name) &&
             value?.type === 'Literal' &&
             typeof value.value === 'string' &&
             !LANGUAGE_FREE.test(value.value)
           )
-            literals.push(`${file}: ${name}="${value.value}"`);
-        }
-        for (const child of Object.values(n)) if (child && typeof child === 'object') visit(child);
-      };
-      visit(program);
+            literals.push(`${file}: ${name.name}="${value.value}"`);
+        },
+      }).visit(program);
     }
     expect(literals).toEqual([]);
   });
