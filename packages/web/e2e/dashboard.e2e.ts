@@ -300,9 +300,9 @@ test('an admin builds the dashboard and its default view; a caseworker sees thei
       await page.setViewportSize({ width, height: 1400 });
       await poll(() => gridRedraws(page)).toBe(0);
     }
-    // none of these widths is a small screen: the menu stays open (a full run once found the grid
-    // as wide as the window afterwards, as if the menu had closed); polled, as the layout settles
-    // after the last resize (a read at once found it still closed once in a full run)
+    // none of these widths is a small screen: the menu is open after them. Full runs once found it
+    // closed for good: a moment of small width while the viewport changed closed the one menu state
+    // there was; a small screen now has a menu state of its own. Polled, as the layout settles.
     await poll(() => page.locator('[data-menu-open]').first().getAttribute('data-menu-open')).toBe('true');
     await poll(() => boxes(page)).toEqual(arranged);
 

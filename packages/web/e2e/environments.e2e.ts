@@ -95,6 +95,33 @@ test('the admin creates an environment with a logo and a language, finds it and 
     await expect(page.getByTestId('shell-environment-name').textContent()).resolves.toBe('Acme Care');
     await page.getByTestId('shell-logo').waitFor();
     await page.getByTestId('menu-no-entities').waitFor();
+
+    // on a small screen the menu is closed; the burger opens it and a choice in it closes it again;
+    // back on a wide screen the menu is as it was there (open)
+    const shell = page.getByTestId('main-shell');
+    const menuOpen = () => shell.getAttribute('data-menu-open');
+    await page.setViewportSize({ width: 500, height: 800 });
+    await expect.poll(menuOpen).toBe('false');
+    await page.getByTestId('menu-toggle').click();
+    await expect.poll(menuOpen).toBe('true');
+    // in full view once it has slid in
+    await expect
+      .poll(async () => (await page.getByTestId('main-menu').boundingBox())?.x)
+      .toBeGreaterThanOrEqual(0);
+    await screenshot(page, 'main-menu-small-screen');
+    await page.getByTestId('menu-dashboard').click();
+    await expect.poll(menuOpen).toBe('false');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect.poll(menuOpen).toBe('true');
+    // closed on the wide screen, it stays closed after a reload and after a small screen
+    await page.getByTestId('menu-toggle').click();
+    await expect.poll(menuOpen).toBe('false');
+    await page.reload();
+    await page.getByTestId('shell-environment-name').waitFor();
+    await expect.poll(menuOpen).toBe('false');
+    await page.setViewportSize({ width: 500, height: 800 });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await expect.poll(menuOpen).toBe('false');
   } finally {
     await close();
   }

@@ -32,22 +32,22 @@ import { UserMenu } from './user-menu';
 
 const SMALL_SCREEN = '(max-width: 576px)';
 
+// Two states, as Mantine's AppShell has: the wide-screen menu, kept locally, and the small-screen
+// menu, closed whenever the screen becomes small. A moment of small width (Chromium reports one while
+// its viewport changes) closes only the small-screen menu, so the wide-screen one is as it was after.
 function useMenuState() {
-  const [open, setOpenState] = useState(() => {
-    if (window.matchMedia(SMALL_SCREEN).matches) return false;
-    return localStorage.getItem(STORAGE_KEYS.menuOpen) !== 'false';
-  });
-  const setOpen = (next: boolean) => {
-    localStorage.setItem(STORAGE_KEYS.menuOpen, String(next));
-    setOpenState(next);
-  };
-  const small = useMediaQuery(SMALL_SCREEN) ?? false;
-  // Close when the viewport shrinks to a small screen; opening it there again stays possible. A
-  // window of no width (reported for a moment while Chromium's viewport changes) is not a small screen.
+  const [wideOpen, setWideOpen] = useState(() => localStorage.getItem(STORAGE_KEYS.menuOpen) !== 'false');
+  const [smallOpen, setSmallOpen] = useState(false);
+  const small = useMediaQuery(SMALL_SCREEN, window.matchMedia(SMALL_SCREEN).matches) ?? false;
   useEffect(() => {
-    if (small && window.innerWidth > 0) setOpenState(false);
+    if (small) setSmallOpen(false);
   }, [small]);
-  return { open, setOpen, small };
+  const setOpen = (next: boolean) => {
+    if (small) return setSmallOpen(next);
+    localStorage.setItem(STORAGE_KEYS.menuOpen, String(next));
+    setWideOpen(next);
+  };
+  return { open: small ? smallOpen : wideOpen, setOpen, small };
 }
 
 export function MainShell() {
