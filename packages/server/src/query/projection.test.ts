@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   buildDataField,
@@ -9,11 +9,12 @@ import {
 import { adminSetup } from '../../test/entity-test-setup';
 import { buildDefDossier } from '../../test/factories';
 import { createTestApp, type TestApp } from '../../test/test-app';
+import { dossierPartition } from '../db/partitions';
 import { deleteDefDossier } from '../resources/def-dossier/service';
 import { syncFieldIndexes } from './field-indexes';
 import { indexJobsIdle } from './index-jobs';
 import { readyProjection, syncProjection } from './projection';
-import { rewriteForProjection, USES_BEFORE_BUILD } from './projection-query';
+import { executeOnSet, rewriteForProjection, USES_BEFORE_BUILD } from './projection-query';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -215,6 +216,28 @@ describe('the projection of a large entity', () => {
     await t.db.deleteFrom('display_item').where('def_dossier_id', '=', c.entity.id).execute();
     await deleteDefDossier(t.db, c.entity);
     expect(await projectionTables(c.entity.id)).toEqual([]);
+  });
+
+  it('a statement a request waits for reads the projection with parallel workers from a smaller set on', async () => {
+    const c = await largeEntity();
+    await syncProjection(t.db, c.entity.id, { from: ROWS });
+    const projection = await readyProjection(t.db, c.s.environment.id, c.entity.id);
+    const set = { projection: projection!, keys: [], includes: [] };
+    const settingOn = async (options?: { waitedFor: boolean }) => {
+      const statement = CompiledQuery.raw(
+        `select current_setting('parallel_setup_cost') as cost from "${dossierPartition(c.s.environment.id)}" as "content_dossier" where "content_dossier"."def_dossier_id" = $1 limit 1`,
+        [c.entity.id],
+      );
+      const [row] = await executeOnSet<{ cost: string }>(t.db, set, { compile: () => statement }, options);
+      return row.cost;
+    };
+    const { rows } = await sql<{
+      cost: string;
+    }>`select current_setting('parallel_setup_cost') as cost`.execute(t.db);
+    expect(await settingOn({ waitedFor: true })).toBe('300');
+    // a background statement keeps the connection's setting, and the setting ends with the statement
+    expect(await settingOn()).toBe(rows[0].cost);
+    expect(rows[0].cost).not.toBe('300');
   });
 
   it('a new set of indexed fields makes a new projection; no indexed number, date or option field, none', async () => {

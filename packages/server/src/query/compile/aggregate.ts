@@ -74,6 +74,7 @@ export async function runAggregations(db: Db, params: ListParams): Promise<Aggre
             .select([sql<string>`(${element})::text`.as('option'), sql<number>`count(*)`.as('total')])
             .where(sql<boolean>`${expr} is not null`)
             .groupBy(sql`1`),
+          { waitedFor: true },
         );
         // an option is a whole number, as the counters of query/dossier-counts.ts count them
         const options = rows
@@ -100,6 +101,7 @@ export async function runAggregations(db: Db, params: ListParams): Promise<Aggre
       sql`count(*)`.as('total'),
       ...plain.map((p, i) => p.selection.as(`v${i}`)),
     ]),
+    { waitedFor: true },
   ) as Promise<Record<string, unknown>[]>;
   const [[row]] = await Promise.all([shared, separate]);
   if (set) noteProjectedUse(db, set);
