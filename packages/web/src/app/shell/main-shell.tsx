@@ -33,8 +33,8 @@ import { UserMenu } from './user-menu';
 const SMALL_SCREEN = '(max-width: 576px)';
 
 // Two states, as Mantine's AppShell has: the wide-screen menu, kept locally, and the small-screen
-// menu, closed whenever the screen becomes small. A moment of small width (Chromium reports one while
-// its viewport changes) closes only the small-screen menu, so the wide-screen one is as it was after.
+// menu, closed whenever the screen becomes small. A moment of small width (Chromium reports a window
+// of no width while its viewport changes) closes only the small-screen menu; the wide one stays as it was.
 function useMenuState() {
   const [wideOpen, setWideOpen] = useState(() => localStorage.getItem(STORAGE_KEYS.menuOpen) !== 'false');
   const [smallOpen, setSmallOpen] = useState(false);
