@@ -38,7 +38,7 @@ const SMALL_SCREEN = '(max-width: 576px)';
 function useMenuState() {
   const [wideOpen, setWideOpen] = useState(() => localStorage.getItem(STORAGE_KEYS.menuOpen) !== 'false');
   const [smallOpen, setSmallOpen] = useState(false);
-  const small = useMediaQuery(SMALL_SCREEN, window.matchMedia(SMALL_SCREEN).matches) ?? false;
+  const small = useMediaQuery(SMALL_SCREEN, undefined, { getInitialValueInEffect: false });
   useEffect(() => {
     if (small) setSmallOpen(false);
   }, [small]);
