@@ -5,13 +5,7 @@ import type { Db } from '../db/database';
 import type { UserRow } from '../db/schema';
 import { forbidden, unauthorized } from '../http-errors';
 import { environmentOfEntity } from '../policy/entity-environment';
-import {
-  readSignedIn,
-  readSignedInText,
-  type SignInCheck,
-  signedInReadSql,
-  signedInUser,
-} from '../policy/environment';
+import { readSignedIn, readSignedInText, type SignInCheck, signedInUser } from '../policy/environment';
 import { mustReplacePassword } from '../policy/user';
 import { ACCESS_COOKIE, type SessionClaims } from './session';
 
@@ -107,7 +101,7 @@ export async function withSignInCarried<T>(
   if (!claims || environmentId === null || !previous)
     return work(await currentUserIn(request, environmentId), null);
   const { db } = request.server;
-  const check: SignInCheck = { read: signedInReadSql(claims, environmentId) };
+  const check: SignInCheck = { claims, environmentId };
   let outcome: { answer: T } | { error: unknown };
   try {
     const user = signedInUser(previous, environmentId);

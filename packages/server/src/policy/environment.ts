@@ -4,7 +4,7 @@ import {
   type EnvironmentModule,
   TWO_FACTOR_REQUIRED,
 } from '@dossierbase/core';
-import { type RawBuilder, type Selectable, sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { noteMemberActivity } from '../auth/activity-record';
 import type { SessionClaims } from '../auth/session';
 import { compiledOnce } from '../db/compiled-once';
@@ -183,10 +183,11 @@ export const signedInReadSql = (
 
 /**
  * The sign-in read carried by a statement the call runs anyway (the list's page statement): the
- * statement selects `read` beside its rows and leaves what it read in `answer`.
+ * statement selects signedInReadSql of these values beside its rows and leaves what it read in `answer`.
  */
 export interface SignInCheck {
-  read: RawBuilder<string>;
+  claims: Pick<SessionClaims, 'userId' | 'sessionId'>;
+  environmentId: number;
   answer?: string;
 }
 

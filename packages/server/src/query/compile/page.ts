@@ -1,9 +1,10 @@
 import type { Selectable, SelectQueryBuilder } from 'kysely';
 import { CompiledQuery, type RawBuilder, sql } from 'kysely';
+import { compiledPerShape, perShape } from '../../db/compiled-once';
 import type { Db } from '../../db/database';
 import { partitionOf } from '../../db/partitions';
 import type { Database } from '../../db/schema';
-import type { SignInCheck } from '../../policy/environment';
+import { type SignInCheck, signedInReadSql } from '../../policy/environment';
 import {
   type EntityVersions,
   entityVersionsSql,
@@ -14,6 +15,7 @@ import {
   type PageLinks,
   summedDataVersion,
 } from '../linked-dossiers';
+import { queryKey } from '../list-cache';
 import type { ListParams } from '../list-query';
 import { summarySql } from '../visible-summary';
 import { holdingDossier, linkedToDossier } from './links';
@@ -48,14 +50,21 @@ export function filteredQuery(db: Db, params: ListParams): ListQuery {
   return q;
 }
 
-/** One page of the filtered set, in the requested order (newest first by default). */
-export function pageQuery(db: Db, params: ListParams) {
+/**
+ * One page of the filtered set, in the requested order (newest first by default): `paging` the params'
+ * page unless given (placeholders, when the statement is compiled once, see pageWithRelations).
+ */
+export function pageQuery(
+  db: Db,
+  params: ListParams,
+  paging = { limit: params.limit, offset: params.page * params.limit },
+) {
   let q = filteredQuery(db, params).selectAll('content_dossier');
   for (const s of params.sorts) q = q.orderBy(sql`${s.expression} ${sql.raw(s.direction)}`);
   // id last keeps pages stable, in the direction of the first key (one index scan serves both)
   const tie = params.sorts[0]?.direction ?? 'desc';
   q = q.orderBy('content_dossier.id', tie);
-  return q.limit(params.limit).offset(params.page * params.limit);
+  return q.limit(paging.limit).offset(paging.offset);
 }
 
 /** The filtered set in the page's order, nothing selected yet (an export of the whole list). */
@@ -96,6 +105,10 @@ const isoUtc = (column: string) =>
  * on both sides), not by this work on 50 rows. The outer order repeats the page's, so the join cannot
  * reorder it; an empty page still answers the version. With `signIn`, the statement carries the
  * call's sign-in read too.
+ *
+ * The statement is compiled once per shape (db/compiled-once.ts): per parsed filters and sort (the
+ * objects list-params-cache.ts keeps per reader class and configuration) and what else its SQL reads;
+ * the page, its size and the sign-in read's values are its arguments.
  */
 export async function pageWithRelations(
   db: Db,
@@ -104,8 +117,62 @@ export async function pageWithRelations(
   dataVersionOf: readonly number[],
   signIn: SignInCheck | null = null,
 ): Promise<{ rows: PageRow[]; dataVersion: string }> {
-  return rowsWithRelations(db, params, links, dataVersionOf, sql`(${pageQuery(db, params)})`, null, signIn);
+  const shape = {
+    owners: [db, params.sorts, params.condition ?? NO_FILTER] as const,
+    key: JSON.stringify([
+      ...filteredSetShape(params),
+      params.summaryKeys.get(params.defDossierId) ?? null,
+      links,
+      dataVersionOf,
+    ]),
+  };
+  // the arguments: the page, then the sign-in read's values
+  const args = [params.limit, params.page * params.limit];
+  if (signIn) args.push(signIn.environmentId, signIn.claims.userId, signIn.claims.sessionId);
+  const rows = await pageStatement(
+    shape,
+    (...[limit, offset, environmentId, userId, sessionId]: number[]) =>
+      relationsStatement(
+        params,
+        links,
+        dataVersionOf,
+        sql`(${pageQuery(db, params, { limit, offset })})`,
+        null,
+        signIn ? signedInReadSql({ userId, sessionId }, environmentId) : null,
+      ),
+    args,
+  );
+  return withRelations(db, params, rows, signIn);
 }
+
+/** The page statement, compiled once per shape (see pageWithRelations). */
+const pageStatement = compiledPerShape<StatementRow>();
+/** Stands for the condition of a list without filters among a shape's owners. */
+const NO_FILTER = {};
+
+/** What the filtered set's SQL reads besides its condition (see filteredQuery). */
+function filteredSetShape(params: ListParams): unknown[] {
+  const { embedded } = params;
+  return [
+    params.environmentId,
+    params.defDossierId,
+    params.archived,
+    embedded && [embedded.parentId, embedded.link.id, embedded.link.back_link_id],
+    embedded?.limit && [embedded.limit.id, embedded.limit.back_link_id],
+  ];
+}
+
+const filteredSetKeys = perShape<string>();
+
+/**
+ * The filtered set as a key of cached figures: its count statement's SQL and values (list-cache.ts
+ * queryKey), compiled once per parsed filters (as the page statement is).
+ */
+export const filteredSetKey = (db: Db, params: ListParams): string =>
+  filteredSetKeys(
+    { owners: [db, params.condition ?? NO_FILTER], key: JSON.stringify(filteredSetShape(params)) },
+    () => queryKey(countQuery(db, params).compile()),
+  );
 
 /**
  * The first page of each column of a board (a kanban's list options) and what the list call carries
@@ -132,25 +199,41 @@ export async function columnPagesWithRelations(
   const source = sql`(select o.option_id as board_column, o.n as board_column_n, p.*
     from unnest(${sql.val([...columns])}::int[]) with ordinality as o(option_id, n)
     cross join lateral (${pageQuery(db, narrowed)}) as p)`;
-  const { rows, dataVersion } = await rowsWithRelations(db, params, links, dataVersionOf, source, {
-    select: sql`content_dossier.board_column`,
-    order: sql`content_dossier.board_column_n`,
-  });
+  const statement = relationsStatement(
+    params,
+    links,
+    dataVersionOf,
+    source,
+    {
+      select: sql`content_dossier.board_column`,
+      order: sql`content_dossier.board_column_n`,
+    },
+    null,
+  );
+  const { rows, dataVersion } = await withRelations(db, params, (await statement.execute(db)).rows, null);
   return { rows: rows as (PageRow & { board_column: number })[], dataVersion };
 }
 
-/** The rows of `source` (aliased content_dossier) in the page's order, with their relations. */
-async function rowsWithRelations(
-  db: Db,
+/** A row of relationsStatement: a page row before its linked dossiers are looked up. */
+type StatementRow = Omit<PageRow, 'linked'> & {
+  versions: EntityVersions | null;
+  links: LinkRefs | null;
+  signed_in?: string;
+};
+
+/**
+ * The rows of `source` (aliased content_dossier) in the page's order, with the data version, each
+ * row's links and, with `signInRead`, the call's sign-in read.
+ */
+function relationsStatement(
   params: ListParams,
   links: PageLinks,
   dataVersionOf: readonly number[],
   source: RawBuilder<unknown>,
   group: { select: RawBuilder<unknown>; order: RawBuilder<unknown> } | null,
-  signIn: SignInCheck | null = null,
-): Promise<{ rows: PageRow[]; dataVersion: string }> {
-  const env = params.environmentId;
-  const linkRefs = linkRefsSql(env, links);
+  signInRead: RawBuilder<string> | null,
+) {
+  const linkRefs = linkRefsSql(params.environmentId, links);
   const tie = params.sorts[0]?.direction ?? 'desc';
   const order = [
     ...(group ? [group.order] : []),
@@ -158,19 +241,26 @@ async function rowsWithRelations(
     sql`content_dossier.id ${sql.raw(tie)}`,
   ];
   // Only the columns the answer uses: `summaries` (every reader class's summary) stays in the database.
-  const { rows } = await sql<
-    Omit<PageRow, 'linked'> & { versions: EntityVersions | null; links: LinkRefs | null; signed_in?: string }
-  >`select v.versions, content_dossier.id,
+  return sql<StatementRow>`select v.versions, content_dossier.id,
       content_dossier.def_dossier_id, content_dossier.environment_id, content_dossier.archived,
       content_dossier.values, content_dossier.created_by, content_dossier.modified_by,
       ${summarySql('content_dossier', params.summaryKeys.get(params.defDossierId))} as summary,
       ${isoUtc('content_dossier.created_at')} as created_at, ${isoUtc('content_dossier.modified_at')} as modified_at
       ${linkRefs ? sql`, ${linkRefs} as links` : sql``}
       ${group ? sql`, ${group.select}` : sql``}
-      ${signIn ? sql`, case when row_number() over () = 1 then v.signed_in end as signed_in` : sql``}
-    from (select ${entityVersionsSql(dataVersionOf)} as versions ${signIn ? sql`, ${signIn.read} as signed_in` : sql``}) v
+      ${signInRead ? sql`, case when row_number() over () = 1 then v.signed_in end as signed_in` : sql``}
+    from (select ${entityVersionsSql(dataVersionOf)} as versions ${signInRead ? sql`, ${signInRead} as signed_in` : sql``}) v
     left join ${source} as content_dossier on true
-    order by ${sql.join(order)}`.execute(db);
+    order by ${sql.join(order)}`;
+}
+
+/** The statement's rows as page rows, with their linked dossiers; the sign-in read left in `signIn`. */
+async function withRelations(
+  db: Db,
+  params: ListParams,
+  rows: StatementRow[],
+  signIn: SignInCheck | null,
+): Promise<{ rows: PageRow[]; dataVersion: string }> {
   // one row carries the sign-in read (of 50 rows, 49 copies of its kilobyte would be sent for nothing)
   if (signIn) signIn.answer = rows.find((row) => row.signed_in != null)?.signed_in;
   const versions = rows[0]?.versions ?? null;
@@ -178,7 +268,7 @@ async function rowsWithRelations(
   // (the cache keeps what every reader class sees; the reader's summary is chosen from it)
   const linked = await linkedDossiersOf(
     db,
-    env,
+    params.environmentId,
     pageRows.map((row) => row.links ?? null),
     versions,
     params.summaryKeys,

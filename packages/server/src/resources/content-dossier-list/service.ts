@@ -43,6 +43,7 @@ import { columnOf } from '../../query/compile/columns';
 import {
   columnPagesWithRelations,
   countQuery,
+  filteredSetKey,
   orderedQuery,
   type PageRow,
   pageWithRelations,
@@ -50,7 +51,7 @@ import {
 import { countedAggregations } from '../../query/dossier-counts';
 import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
 import type { PageLinkedDossier, PageLinks } from '../../query/linked-dossiers';
-import { cachedResult, queryKey } from '../../query/list-cache';
+import { cachedResult } from '../../query/list-cache';
 import { type ListTotal, listTotal } from '../../query/list-count';
 import { listParamsOf } from '../../query/list-params-cache';
 import { type ListParams, likeContains } from '../../query/list-query';
@@ -363,7 +364,7 @@ async function countAndAggregations(
   params: ListParams,
   version: string,
 ): Promise<{ count: ListTotal; aggregations: AggregationResult[] }> {
-  const filtered = queryKey(countQuery(db, params).compile());
+  const filtered = filteredSetKey(db, params);
   const countKey = `count:${version}:${filtered}`;
   if (params.aggregations.length === 0)
     return { count: await listTotal(db, params, countKey), aggregations: [] };

@@ -102,6 +102,14 @@ describe('/api/dossierquery', () => {
     ).id;
     const redAndBig = await list({ [`${amountItem}_min`]: '100' });
     expect(ids(redAndBig.json())).toEqual([d.redBig]);
+    // the same filters without the saved query, then with it again: each call reads its own set
+    // (the page statement is compiled once per parsed filters, which a saved query narrows per call)
+    const plain = `/api/contentdossier?${new URLSearchParams({ defDossier: String(c.client.id), [`${amountItem}_min`]: '100' })}`;
+    const big = (await c.admin.get(plain)).json();
+    expect(ids(big)).toContain(d.redBig);
+    expect(ids(big).length).toBeGreaterThan(1);
+    expect(ids((await list({ [`${amountItem}_min`]: '100' })).json())).toEqual([d.redBig]);
+    expect(ids((await c.admin.get(plain)).json())).toEqual(ids(big));
     const unknown = await c.admin.get(`/api/contentdossier?defDossier=${c.client.id}&dossierQuery=987654`);
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().errors).toEqual({ dossierQuery: 'Unknown query' });
