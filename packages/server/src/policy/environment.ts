@@ -5,6 +5,7 @@ import {
   TWO_FACTOR_REQUIRED,
 } from '@dossierbase/core';
 import { type Selectable, sql } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import { noteMemberActivity } from '../auth/activity-record';
 import type { SessionClaims } from '../auth/session';
 import { compiledOnce } from '../db/compiled-once';
@@ -208,6 +209,21 @@ export async function readSignedInText(
  * bigint config_version as a number); undefined when the user is inactive or the session closed.
  */
 export function signedInFrom(text: string): { user: UserRow; read: EnvironmentRead } | undefined {
+  let parsed = parsedReads.get(text);
+  if (parsed === undefined) {
+    parsed = parseSignedIn(text);
+    if (parsed === undefined) return undefined;
+    parsedReads.set(text, parsed);
+  }
+  // the user object is the request's own (a key of readWithUser below)
+  return { user: { ...parsed.user }, read: parsed.read };
+}
+
+// A session's calls read the same answer again and again (a list paged, refreshed): each text is
+// parsed once. Nothing changes the objects of an answer once parsed.
+const parsedReads = new LRUCache<string, { user: UserRow; read: EnvironmentRead }>({ max: 1_000 });
+
+function parseSignedIn(text: string): { user: UserRow; read: EnvironmentRead } | undefined {
   const { user, environment, membership } = JSON.parse(text) as {
     user: JsonRow | null;
     environment: JsonRow | null;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { UserRow } from '../db/schema';
-import { membershipOpens } from './environment';
+import { membershipOpens, signedInFrom } from './environment';
 import { invitesWithoutLimit, isActiveAdmin, leavesWithoutAdmin } from './membership';
 import { canChangeGlobalRoles } from './user';
 
@@ -38,5 +38,20 @@ describe('membership policy', () => {
       expect(check(user(['ROLE_USER', 'ROLE_CONTRACT_ADMIN']))).toBe(false);
       expect(check(user(['ROLE_USER']))).toBe(false);
     }
+  });
+
+  test('a sign-in read is parsed once, and each call gets a user object of its own', () => {
+    const text = JSON.stringify({
+      user: { id: 7, username: 'ann', active: true, created_at: '2026-11-30T08:00:00.000Z' },
+      environment: null,
+      membership: null,
+    });
+    const first = signedInFrom(text);
+    const second = signedInFrom(text);
+    expect(first?.user).toMatchObject({ id: 7, username: 'ann', active: true, avatar_at: null });
+    expect(first?.user.created_at).toEqual(new Date('2026-11-30T08:00:00.000Z'));
+    expect(second?.user).toEqual(first?.user);
+    expect(second?.user).not.toBe(first?.user);
+    expect(signedInFrom(JSON.stringify({ user: null, environment: null, membership: null }))).toBeUndefined();
   });
 });
