@@ -4,13 +4,13 @@ import { createTestDatabase, type TestDatabase } from '../../test/test-app';
 import { compiledOnce, compiledPerShape, perShape } from './compiled-once';
 import type { Db } from './database';
 
-describe('compiledOnce', () => {
-  let test: TestDatabase;
-  beforeAll(async () => {
-    test = await createTestDatabase();
-  });
-  afterAll(() => test.close());
+let test: TestDatabase;
+beforeAll(async () => {
+  test = await createTestDatabase();
+});
+afterAll(() => test.close());
 
+describe('compiledOnce', () => {
   it('builds the query once per database and runs it with each call’s values', async () => {
     let builds = 0;
     const sumAndEcho = compiledOnce((db: Db, a: number, b: number) => {
@@ -53,12 +53,6 @@ describe('compiledOnce', () => {
 });
 
 describe('compiledPerShape', () => {
-  let test: TestDatabase;
-  beforeAll(async () => {
-    test = await createTestDatabase();
-  });
-  afterAll(() => test.close());
-
   it('compiles once per owners and key, and runs each call with its own arguments', async () => {
     let builds = 0;
     const run = compiledPerShape<{ n: number; label: string }>();
