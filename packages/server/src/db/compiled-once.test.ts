@@ -22,7 +22,7 @@ describe('compiledOnce', () => {
           sql<string>`${'fixed'}::text`.as('fixed'),
         ])
         .$castTo<{ sum: number; b: number; fixed: string }>();
-    }, 2);
+    });
     expect(await sumAndEcho(test.db, 1, 2)).toEqual([{ sum: 3, b: 2, fixed: 'fixed' }]);
     expect(await sumAndEcho(test.db, 40, 2)).toEqual([{ sum: 42, b: 2, fixed: 'fixed' }]);
     expect(await sumAndEcho(test.db, 7, 100)).toEqual([{ sum: 107, b: 100, fixed: 'fixed' }]);
@@ -30,23 +30,20 @@ describe('compiledOnce', () => {
   });
 
   it('refuses a query that does not take an argument as a parameter', async () => {
-    const ignoresB = compiledOnce(
-      (db: Db, a: number, _b: number) => db.selectNoFrom(sql<number>`${a}::int`.as('a')),
-      2,
+    const ignoresB = compiledOnce((db: Db, a: number, _b: number) =>
+      db.selectNoFrom(sql<number>`${a}::int`.as('a')),
     );
     await expect(ignoresB(test.db, 1, 2)).rejects.toThrow(/argument 1 is not a parameter/);
   });
 
   it('takes no value of the query’s own for an argument, whatever its number', async () => {
-    const echo = compiledOnce(
-      (db: Db, a: number) =>
-        db
-          .selectNoFrom([
-            sql<string>`${a}::bigint`.as('a'),
-            sql<string>`${Number.MIN_SAFE_INTEGER}::bigint`.as('own'),
-          ])
-          .$castTo<{ a: number; own: number }>(),
-      1,
+    const echo = compiledOnce((db: Db, a: number) =>
+      db
+        .selectNoFrom([
+          sql<string>`${a}::bigint`.as('a'),
+          sql<string>`${Number.MIN_SAFE_INTEGER}::bigint`.as('own'),
+        ])
+        .$castTo<{ a: number; own: number }>(),
     );
     expect(await echo(test.db, 5)).toEqual([{ a: 5, own: Number.MIN_SAFE_INTEGER }]);
   });

@@ -45,25 +45,6 @@ async function runCompiled<Row>(db: Db, { query, argumentAt }: Compiled<Row>, ar
   return (await db.executeQuery<Row>({ ...query, parameters })).rows;
 }
 
-/**
- * A query of fixed shape, compiled once per database. Every argument must reach the query as a
- * parameter, unchanged (checked when it is compiled).
- */
-export function compiledOnce<Row, Args extends number[]>(
-  build: (db: Db, ...args: Args) => Compilable<Row>,
-  arity: Args['length'],
-): (db: Db, ...args: Args) => Promise<Row[]> {
-  const compiled = new WeakMap<Db, Compiled<Row>>();
-  return async (db, ...args) => {
-    let entry = compiled.get(db);
-    if (!entry) {
-      entry = compileWithPlaceholders<Row, Args>(db, (...placeholders) => build(db, ...placeholders), arity);
-      compiled.set(db, entry);
-    }
-    return runCompiled(db, entry, args);
-  };
-}
-
 /** What a query's SQL is made from: objects it was built from (held weakly) and a key of the rest. */
 export interface Shape {
   /** the database first, then objects the query's SQL is built from (a list's parsed filters, its sort) */
@@ -84,19 +65,19 @@ export function perShape<T extends {}>(): (shape: Shape, make: () => T) => T {
   const root = new WeakMap<object, unknown>();
   return ({ owners, key }, make) => {
     let level = root;
-    for (const owner of owners.slice(0, -1)) {
-      let next = level.get(owner) as WeakMap<object, unknown> | undefined;
+    const last = owners.length - 1;
+    for (let i = 0; i < last; i++) {
+      let next = level.get(owners[i]) as WeakMap<object, unknown> | undefined;
       if (!next) {
         next = new WeakMap();
-        level.set(owner, next);
+        level.set(owners[i], next);
       }
       level = next;
     }
-    const last = owners[owners.length - 1];
-    let byKey = level.get(last) as LRUCache<string, T> | undefined;
+    let byKey = level.get(owners[last]) as LRUCache<string, T> | undefined;
     if (!byKey) {
       byKey = new LRUCache<string, T>({ max: SHAPES_PER_OWNERS });
-      level.set(last, byKey);
+      level.set(owners[last], byKey);
     }
     let value = byKey.get(key);
     if (value === undefined) {
@@ -119,7 +100,8 @@ export function compiledPerShape<Row>(): <Args extends number[]>(
   args: Args,
 ) => Promise<Row[]> {
   const compiled = perShape<Compiled<Row>>();
-  return (shape, build, args) =>
+  // async: a statement that fails to compile is a rejection of the call, as a failing query is
+  return async (shape, build, args) =>
     runCompiled(
       shape.owners[0],
       compiled({ owners: shape.owners, key: `${args.length}:${shape.key}` }, () =>
@@ -127,4 +109,17 @@ export function compiledPerShape<Row>(): <Args extends number[]>(
       ),
       args,
     );
+}
+
+/**
+ * A query of fixed shape, compiled once per database (compiledPerShape with the database alone for
+ * its shape). Every argument must reach the query as a parameter, unchanged (checked when it is
+ * compiled).
+ */
+export function compiledOnce<Row, Args extends number[]>(
+  build: (db: Db, ...args: Args) => Compilable<Row>,
+): (db: Db, ...args: Args) => Promise<Row[]> {
+  const run = compiledPerShape<Row>();
+  return (db, ...args) =>
+    run({ owners: [db], key: '' }, (...placeholders: Args) => build(db, ...placeholders), args);
 }

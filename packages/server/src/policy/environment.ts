@@ -146,7 +146,7 @@ function userAndEnvironmentQuery(db: Db, userId: number, environmentId: number) 
 
 // Runs on every openEnvironment of an environment the request's sign-in did not read: compiled once
 // (db/compiled-once.ts).
-const readEnvironment = compiledOnce(userAndEnvironmentQuery, 2);
+const readEnvironment = compiledOnce(userAndEnvironmentQuery);
 
 /** The environment and membership of a user that readEnvironment read (null: no such environment). */
 async function readEnvironmentOf(db: Db, userId: number, environmentId: number): Promise<EnvironmentRead> {
