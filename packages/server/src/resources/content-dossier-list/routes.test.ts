@@ -616,11 +616,27 @@ describe('the linked dossiers of a page (kept per node under their entity data v
       .execute();
     const bob = { id: child.bob, summary: 'Bob client', def_dossier_id: childEntityId, archived: false };
     expect(await clientsOfAlpha()).toEqual([ann, bob]);
+    const unlinkBob = () =>
+      t.db
+        .deleteFrom('content_link')
+        .where('parent_id', '=', child.bob)
+        .where('child_id', '=', dossier.alpha)
+        .execute();
+    await unlinkBob();
+    expect(await clientsOfAlpha()).toEqual([ann]);
+    // stored after Ann but ranked before her: the rank orders them, not the order they were stored in
     await t.db
-      .deleteFrom('content_link')
-      .where('parent_id', '=', child.bob)
-      .where('child_id', '=', dossier.alpha)
+      .insertInto('content_link')
+      .values({
+        environment_id: envId,
+        link_id: backLinkId,
+        parent_id: child.bob,
+        child_id: dossier.alpha,
+        rank: -1,
+      })
       .execute();
+    expect(await clientsOfAlpha()).toEqual([bob, ann]);
+    await unlinkBob();
     expect(await clientsOfAlpha()).toEqual([ann]);
   });
 
