@@ -10,6 +10,24 @@ import { itemName } from './items';
 
 export type LogType = 'create' | 'change' | 'archive' | 'delete' | 'shown';
 
+/** The log row of a change of one dossier (of entity `entityId`) by the user of `access`. */
+export function logRow<Id>(
+  access: EnvironmentAccess,
+  dossier: { id: Id; entityId: number },
+  type: LogType,
+  changes: DossierLogChange[],
+) {
+  return {
+    environment_id: access.environment.id,
+    content_dossier_id: dossier.id,
+    def_dossier_id: dossier.entityId,
+    type,
+    user_id: access.user.id,
+    username: access.user.username,
+    changes,
+  };
+}
+
 /** Logs a change of one dossier (of entity `entityId`) by the user of `access`. */
 export async function writeLog(
   db: Db,
@@ -20,15 +38,7 @@ export async function writeLog(
 ) {
   await db
     .insertInto('dossier_log')
-    .values({
-      environment_id: access.environment.id,
-      content_dossier_id: dossier.id,
-      def_dossier_id: dossier.entityId,
-      type,
-      user_id: access.user.id,
-      username: access.user.username,
-      changes,
-    })
+    .values(logRow(access, dossier, type, changes))
     .execute();
 }
 

@@ -65,6 +65,28 @@ describe('POST /api/contentdossier', () => {
     const second = await createOk(s, { [key(f.name.item)]: 'Pietersen' });
     expect(((await stored(second)).values as Record<string, unknown>)[df(f.auto)]).toBe(2);
     expect((await stored(second)).summary).toBe('Pietersen C-2');
+    // without links the dossier and its log entry are written by one statement: the same entry
+    const secondLog = await t.db
+      .selectFrom('dossier_log')
+      .selectAll()
+      .where('content_dossier_id', '=', second)
+      .execute();
+    expect(secondLog).toHaveLength(1);
+    expect(secondLog[0]).toMatchObject({
+      type: 'create',
+      def_dossier_id: s.client.id,
+      environment_id: (await stored(second)).environment_id,
+      user_id: (await stored(second)).created_by,
+    });
+    expect(secondLog[0].username).toBeTruthy();
+    expect(secondLog[0].changes).toEqual([
+      {
+        displayItemId: s.fields.name.item.id,
+        defDisplayItemName: 'name',
+        oldValue: null,
+        newValue: 'Pietersen',
+      },
+    ]);
 
     const links = await t.db
       .selectFrom('content_link')

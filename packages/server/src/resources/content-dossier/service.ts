@@ -1,7 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { DOSSIER_MESSAGES, fieldSettingsOf, valueRefsOf } from '@dossierbase/core';
+import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database';
-import type { DossierLogChange } from '../../db/schema';
+import type { ContentDossierTable, DossierLogChange } from '../../db/schema';
 import { badRequest } from '../../http-errors';
 import { type LinkRow, type VisibleItem, visibleItems } from '../../policy/display-item';
 import {
@@ -21,7 +22,7 @@ import {
 } from '../../realtime/dossier-events';
 import { checkDuplicates, checkRequired } from './checks';
 import { computeServerValues } from './computed-values';
-import { createdChanges, updatedChanges, writeLog } from './dossier-log';
+import { createdChanges, logRow, updatedChanges, writeLog } from './dossier-log';
 import { EDIT_VIEWS, itemMap } from './items';
 import { appendLink, childrenThrough, embeddedParent, linkedIds, writeLinks } from './links';
 import { normaliseValues } from './normalise';
@@ -134,17 +135,22 @@ export async function storeCreated(
 ): Promise<number> {
   await computeServerValues(db, trx, scope, values, true);
   const stored = computeSummary(await summaryConfig(db, scope.access, scope.entity.id), values);
+  const dossier = {
+    environment_id: scope.access.environment.id,
+    def_dossier_id: scope.entity.id,
+    values,
+    summary: stored.summary,
+    summaries: stored.summaries,
+    created_by: scope.access.user.id,
+    modified_by: scope.access.user.id,
+  };
+  const links = new Map(linkWrites.map((l) => [l.item.item.id, l.ids]));
+  if (!hasEmptyText(stored) && !embedded && !linkWrites.some((l) => l.item.link))
+    // nothing to write with the new id but its log entry: both in one statement, a round trip fewer
+    return insertWithCreateLog(trx, scope, dossier, changes(values, links));
   const row = await trx
     .insertInto('content_dossier')
-    .values({
-      environment_id: scope.access.environment.id,
-      def_dossier_id: scope.entity.id,
-      values,
-      summary: stored.summary,
-      summaries: stored.summaries,
-      created_by: scope.access.user.id,
-      modified_by: scope.access.user.id,
-    })
+    .values(dossier)
     .returning('id')
     .executeTakeFirstOrThrow();
   const id = Number(row.id);
@@ -165,9 +171,31 @@ export async function storeCreated(
   const limit = limitLinkToWrite(embedded, linkWrites);
   // limit_embedded_link: the new child holds the parent through that link too, or it would not be listed
   if (embedded && limit) await appendLink(trx, scope.access.environment.id, id, limit, embedded.parentId);
-  const links = new Map(linkWrites.map((l) => [l.item.item.id, l.ids]));
   await writeLog(trx, scope.access, { id, entityId: scope.entity.id }, 'create', changes(values, links));
   return id;
+}
+
+/** A new dossier and its create log entry, in one statement; answers its id. */
+async function insertWithCreateLog(
+  trx: Db,
+  scope: EntityScope,
+  dossier: Insertable<ContentDossierTable>,
+  changes: DossierLogChange[],
+): Promise<number> {
+  const row = await trx
+    .with('created', (db) => db.insertInto('content_dossier').values(dossier).returning('id'))
+    .insertInto('dossier_log')
+    .values((eb) =>
+      logRow(
+        scope.access,
+        { id: eb.selectFrom('created').select('id'), entityId: scope.entity.id },
+        'create',
+        changes,
+      ),
+    )
+    .returning('content_dossier_id')
+    .executeTakeFirstOrThrow();
+  return Number(row.content_dossier_id);
 }
 
 export async function updateDossier(
