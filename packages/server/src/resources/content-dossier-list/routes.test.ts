@@ -603,38 +603,31 @@ describe('the linked dossiers of a page (kept per node under their entity data v
       await setAnn({ summary: 'Ann client', archived: false });
     }
     expect(await clientsOfAlpha()).toEqual([ann]);
-    // a second client, stored from the backlink side, ranked after Ann
-    await t.db
-      .insertInto('content_link')
-      .values({
-        environment_id: envId,
-        link_id: backLinkId,
-        parent_id: child.bob,
-        child_id: dossier.alpha,
-        rank: 9,
-      })
-      .execute();
-    const bob = { id: child.bob, summary: 'Bob client', def_dossier_id: childEntityId, archived: false };
-    expect(await clientsOfAlpha()).toEqual([ann, bob]);
+    // a second client, stored from the backlink side
+    const linkBob = (rank: number) =>
+      t.db
+        .insertInto('content_link')
+        .values({
+          environment_id: envId,
+          link_id: backLinkId,
+          parent_id: child.bob,
+          child_id: dossier.alpha,
+          rank,
+        })
+        .execute();
     const unlinkBob = () =>
       t.db
         .deleteFrom('content_link')
         .where('parent_id', '=', child.bob)
         .where('child_id', '=', dossier.alpha)
         .execute();
+    const bob = { id: child.bob, summary: 'Bob client', def_dossier_id: childEntityId, archived: false };
+    await linkBob(9);
+    expect(await clientsOfAlpha()).toEqual([ann, bob]);
     await unlinkBob();
     expect(await clientsOfAlpha()).toEqual([ann]);
     // stored after Ann but ranked before her: the rank orders them, not the order they were stored in
-    await t.db
-      .insertInto('content_link')
-      .values({
-        environment_id: envId,
-        link_id: backLinkId,
-        parent_id: child.bob,
-        child_id: dossier.alpha,
-        rank: -1,
-      })
-      .execute();
+    await linkBob(-1);
     expect(await clientsOfAlpha()).toEqual([bob, ann]);
     await unlinkBob();
     expect(await clientsOfAlpha()).toEqual([ann]);
