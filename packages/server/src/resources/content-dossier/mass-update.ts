@@ -14,7 +14,7 @@ import type { EntityScope } from '../../policy/entity';
 import { readerSummaryKeys } from '../../policy/summary';
 import { visibleSummary } from '../../query/visible-summary';
 import { checkDuplicates, checkRequired } from './checks';
-import { updatedChanges } from './dossier-log';
+import { logRow, updatedChanges } from './dossier-log';
 import { EDIT_VIEWS, itemMap } from './items';
 import { linkedIds } from './links';
 import { normaliseValues } from './normalise';
@@ -178,15 +178,7 @@ export async function massUpdate(
       await storeUpdate(db, trx, scope, plan.id, plan.values, plan.links);
       if (plan.changes.length === 0) continue;
       noticed.push(...(await noticeSubscribers(trx, scope.access, plan.id, 'change')));
-      logRows.push({
-        environment_id: environmentId,
-        content_dossier_id: plan.id,
-        def_dossier_id: scope.entity.id,
-        type: 'change' as const,
-        user_id: scope.access.user.id,
-        username: scope.access.user.username,
-        changes: plan.changes,
-      });
+      logRows.push(logRow(scope.access, { id: plan.id, entityId: scope.entity.id }, 'change', plan.changes));
     }
     for (let i = 0; i < logRows.length; i += 500)
       await trx

@@ -71,12 +71,13 @@ describe('POST /api/contentdossier', () => {
       .selectAll()
       .where('content_dossier_id', '=', second)
       .execute();
+    const secondRow = await stored(second);
     expect(secondLog).toHaveLength(1);
     expect(secondLog[0]).toMatchObject({
       type: 'create',
       def_dossier_id: s.client.id,
-      environment_id: (await stored(second)).environment_id,
-      user_id: (await stored(second)).created_by,
+      environment_id: secondRow.environment_id,
+      user_id: secondRow.created_by,
     });
     expect(secondLog[0].username).toBeTruthy();
     expect(secondLog[0].changes).toEqual([
