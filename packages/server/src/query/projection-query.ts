@@ -108,18 +108,21 @@ function coveringIndex({ projection, keys, includes }: ProjectedSet) {
 }
 
 /**
- * PostgreSQL's cost of starting parallel workers, for a statement on the projection that a request
- * waits for. Its default (1,000) kept an index-only aggregation of 80,000 dossiers on one core: 36 ms
- * at the median against 28 ms with two workers (bench/README.md, "Aggregations in parallel"). With
- * 300 a set of about 8,000 dossiers and more is read by workers; smaller ones stay on one.
+ * PostgreSQL's cost of starting parallel workers, for a scan of the projection that a request waits
+ * for (no index of it covers the set): with 300 a scan of a million dossiers' projection is read by
+ * two workers (172-190 ms against 300 ms on one core). A set an index covers is read from the index
+ * alone, on one core: each worker is a process started for the statement, and where starting a process
+ * is slow that cost more than it saved (an index-only aggregation of 80,000 dossiers took 72-79 ms with
+ * two workers against 34 ms without; on a machine with fast process starts, 28 against 36 ms;
+ * bench/README.md, "Aggregations in parallel" and "Index-only aggregations on one core").
  */
 const PARALLEL_SETUP_COST = 300;
 
 /**
  * Runs a statement over the list's filtered set on the projection (null set: as it is). A statement
  * the projection cannot answer runs as it is; a projection dropped meanwhile is forgotten.
- * `waitedFor`: a request waits for the answer, so a large set is read with parallel workers (not in
- * a transaction of the caller's, where the caller chose its settings).
+ * `waitedFor`: a request waits for the answer, so a scan of a large set is read with parallel workers
+ * (not one an index covers, nor in a transaction of the caller's, where the caller chose its settings).
  */
 export async function executeOnSet<O>(
   db: Db,
@@ -131,7 +134,8 @@ export async function executeOnSet<O>(
   const rewritten = set ? rewriteForProjection(compiled, set.projection) : null;
   if (!set || !rewritten) return (await db.executeQuery(compiled)).rows;
   try {
-    if (!waitedFor || db.isTransaction) return (await db.executeQuery(rewritten.query)).rows as O[];
+    if (!waitedFor || db.isTransaction || coveringIndex(set))
+      return (await db.executeQuery(rewritten.query)).rows as O[];
     return await db.transaction().execute(async (trx) => {
       await sql`set local parallel_setup_cost = ${sql.lit(PARALLEL_SETUP_COST)}`.execute(trx);
       return (await trx.executeQuery(rewritten.query)).rows as O[];

@@ -13,8 +13,14 @@ import { dossierPartition } from '../db/partitions';
 import { deleteDefDossier } from '../resources/def-dossier/service';
 import { syncFieldIndexes } from './field-indexes';
 import { indexJobsIdle } from './index-jobs';
-import { readyProjection, syncProjection } from './projection';
-import { executeOnSet, rewriteForProjection, USES_BEFORE_BUILD } from './projection-query';
+import { forgetProjection, readyProjection, syncProjection } from './projection';
+import {
+  executeOnSet,
+  noteProjectedUse,
+  type ProjectedSet,
+  rewriteForProjection,
+  USES_BEFORE_BUILD,
+} from './projection-query';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -218,17 +224,17 @@ describe('the projection of a large entity', () => {
     expect(await projectionTables(c.entity.id)).toEqual([]);
   });
 
-  it('a statement a request waits for reads the projection with parallel workers from a smaller set on', async () => {
+  it('a scan a request waits for reads the projection with parallel workers from a smaller set on; an index-only read stays on one core', async () => {
     const c = await largeEntity();
     await syncProjection(t.db, c.entity.id, { from: ROWS });
     const projection = await readyProjection(t.db, c.s.environment.id, c.entity.id);
     const set = { projection: projection!, keys: [], includes: [] };
-    const settingOn = async (options?: { waitedFor: boolean }) => {
+    const settingOn = async (options?: { waitedFor: boolean }, on: ProjectedSet = set) => {
       const statement = CompiledQuery.raw(
         `select current_setting('parallel_setup_cost') as cost from "${dossierPartition(c.s.environment.id)}" as "content_dossier" where "content_dossier"."def_dossier_id" = $1 limit 1`,
         [c.entity.id],
       );
-      const [row] = await executeOnSet<{ cost: string }>(t.db, set, { compile: () => statement }, options);
+      const [row] = await executeOnSet<{ cost: string }>(t.db, on, { compile: () => statement }, options);
       return row.cost;
     };
     const { rows } = await sql<{
@@ -238,6 +244,18 @@ describe('the projection of a large entity', () => {
     // a background statement keeps the connection's setting, and the setting ends with the statement
     expect(await settingOn()).toBe(rows[0].cost);
     expect(rows[0].cost).not.toBe('300');
+
+    // once an index of the projection covers the set, a request's statement keeps the setting too
+    const key = projection!.fields[0].column;
+    for (let i = 0; i < USES_BEFORE_BUILD; i++)
+      noteProjectedUse(t.db, { projection: projection!, keys: [key], includes: [] }, { concurrently: false });
+    await indexJobsIdle(t.db);
+    forgetProjection(t.db, c.entity.id);
+    const indexed = await readyProjection(t.db, c.s.environment.id, c.entity.id);
+    expect(indexed!.indexes.map((index) => index.keys)).toEqual([[key]]);
+    expect(await settingOn({ waitedFor: true }, { projection: indexed!, keys: [key], includes: [] })).toBe(
+      rows[0].cost,
+    );
   });
 
   it('a new set of indexed fields makes a new projection; no indexed number, date or option field, none', async () => {
