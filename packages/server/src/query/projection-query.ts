@@ -110,10 +110,10 @@ function coveringIndex({ projection, keys, includes }: ProjectedSet) {
 /**
  * PostgreSQL's cost of starting parallel workers, for a scan of the projection that a request waits
  * for (no index of it covers the set): with 300 a scan of a million dossiers' projection is read by
- * two workers (172-190 ms against 300 ms on one core). A set an index covers is read from the index
+ * two workers (152 ms against 199-209 ms on one core). A set an index covers is read from the index
  * alone, on one core: each worker is a process started for the statement, and where starting a process
- * is slow that cost more than it saved (an index-only aggregation of 80,000 dossiers took 72-79 ms with
- * two workers against 34 ms without; on a machine with fast process starts, 28 against 36 ms;
+ * is slow that cost more than it saved (an index-only aggregation of 80,000 dossiers took 56-68 ms with
+ * two workers against 20 ms on one core; on a machine with fast process starts, 28 against 36 ms;
  * bench/README.md, "Aggregations in parallel" and "Index-only aggregations on one core").
  */
 const PARALLEL_SETUP_COST = 300;
