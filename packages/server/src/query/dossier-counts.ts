@@ -17,18 +17,20 @@ export const coversWholeEntity = (params: ListParams) => params.condition === nu
 const archivedStates = (archived: ListParams['archived']) =>
   archived === 'none' ? [false] : archived === 'only' ? [true] : [false, true];
 
-/** The number of dossiers of the entity in the list's archived state (coversWholeEntity only). */
-export async function countedTotal(
-  db: Db,
-  params: Pick<ListParams, 'environmentId' | 'defDossierId' | 'archived'>,
-): Promise<number> {
-  const row = await db
+type CountedScope = Pick<ListParams, 'environmentId' | 'defDossierId' | 'archived'>;
+
+/** The statement of countedTotal (the list's page statement carries it too: query/compile/page.ts). */
+export const countedTotalQuery = (db: Db, params: CountedScope) =>
+  db
     .selectFrom('entity_dossier_count')
     .select((eb) => eb.fn.coalesce(eb.fn.sum<number>('total'), eb.lit(0)).as('total'))
     .where('environment_id', '=', params.environmentId)
     .where('def_dossier_id', '=', params.defDossierId)
-    .where('archived', 'in', archivedStates(params.archived))
-    .executeTakeFirst();
+    .where('archived', 'in', archivedStates(params.archived));
+
+/** The number of dossiers of the entity in the list's archived state (coversWholeEntity only). */
+export async function countedTotal(db: Db, params: CountedScope): Promise<number> {
+  const row = await countedTotalQuery(db, params).executeTakeFirst();
   return Number(row?.total ?? 0);
 }
 

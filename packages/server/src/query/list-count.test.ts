@@ -3,6 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildDisplayItem } from '../../test/entity-factories';
 import { adminSetup } from '../../test/entity-test-setup';
 import { buildDefDossier } from '../../test/factories';
+import { statementsOf } from '../../test/statements';
 import { createTestApp, type TestApp } from '../../test/test-app';
 import { EXACT_UP_TO } from './list-count';
 
@@ -52,6 +53,24 @@ test('a large filtered total asked for the first time is estimated, then exact f
   // the whole entity's total is its counter (query/dossier-counts.ts): exact at once
   const whole = await s.admin.get(`/api/contentdossier?defDossier=${entity.id}&page=1`);
   expect(whole.json().pager).toEqual({ current: 1, pages: Math.ceil(many / 50), items: many, limit: 50 });
+  // read by the page's own statement, not by one of its own after the page
+  const sent = await statementsOf(() => s.admin.get(`/api/contentdossier?defDossier=${entity.id}&page=1`));
+  const counterReads = sent.filter((text) => text.includes('entity_dossier_count'));
+  expect(counterReads).toHaveLength(1);
+  expect(counterReads[0]).toContain('v.versions');
+  // each archived state its own total, and a write moves them
+  await sql`update content_dossier set archived = true
+    where id = (select min(id) from content_dossier where def_dossier_id = ${entity.id})`.execute(t.db);
+  const wholeTotal = async (archived: string) => {
+    const response = await s.admin.get(`/api/contentdossier?defDossier=${entity.id}&archived=${archived}`);
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json().pager.items;
+  };
+  expect([await wholeTotal('none'), await wholeTotal('only'), await wholeTotal('both')]).toEqual([
+    many - 1,
+    1,
+    many,
+  ]);
 
   // a small total is always exact
   const few = await s.admin.get(`/api/contentdossier?defDossier=${entity.id}&summary=Row 124`);

@@ -1,10 +1,11 @@
-import type { Selectable, SelectQueryBuilder } from 'kysely';
+import type { Expression, Selectable, SelectQueryBuilder } from 'kysely';
 import { CompiledQuery, type RawBuilder, sql } from 'kysely';
 import { compiledPerShape, perShape } from '../../db/compiled-once';
 import type { Db } from '../../db/database';
 import { partitionOf } from '../../db/partitions';
 import type { Database } from '../../db/schema';
 import { type SignInCheck, signedInReadSql } from '../../policy/environment';
+import { countedTotalQuery, coversWholeEntity } from '../dossier-counts';
 import {
   type EntityVersions,
   entityVersionsSql,
@@ -104,7 +105,8 @@ const isoUtc = (column: string) =>
  * come from policy/usernames.ts). A list request is bound by its statements (each costs a round trip
  * on both sides), not by this work on 50 rows. The outer order repeats the page's, so the join cannot
  * reorder it; an empty page still answers the version. With `signIn`, the statement carries the
- * call's sign-in read too.
+ * call's sign-in read too; with `withCountedTotal`, a list of the whole entity carries its total from
+ * the entity's counters (query/dossier-counts.ts), which took a round trip of its own after the page.
  *
  * The statement is compiled once per shape (db/compiled-once.ts): per parsed filters and sort (the
  * objects list-params-cache.ts keeps per reader class and configuration) and what else its SQL reads;
@@ -116,7 +118,9 @@ export async function pageWithRelations(
   links: PageLinks,
   dataVersionOf: readonly number[],
   signIn: SignInCheck | null = null,
-): Promise<{ rows: PageRow[]; dataVersion: string }> {
+  { withCountedTotal = false } = {},
+): Promise<PageWithRelations> {
+  const carriesTotal = withCountedTotal && coversWholeEntity(params);
   const shape = {
     owners: [db, params.sorts, params.condition ?? NO_FILTER] as const,
     key: JSON.stringify([
@@ -124,6 +128,7 @@ export async function pageWithRelations(
       params.summaryKeys.get(params.defDossierId) ?? null,
       links,
       dataVersionOf,
+      carriesTotal,
     ]),
   };
   // the arguments: the page, then the sign-in read's values
@@ -139,6 +144,7 @@ export async function pageWithRelations(
         sql`(${pageQuery(db, params, { limit, offset })})`,
         null,
         signIn ? signedInReadSql({ userId, sessionId }, environmentId) : null,
+        carriesTotal ? countedTotalQuery(db, params) : null,
       ),
     args,
   );
@@ -219,7 +225,16 @@ type StatementRow = Omit<PageRow, 'linked'> & {
   versions: EntityVersions | null;
   links: LinkRefs | null;
   signed_in?: string;
+  counted_total?: string | number | null;
 };
+
+/** The page rows, the data version they were read at and, when the statement carried it, the total. */
+export interface PageWithRelations {
+  rows: PageRow[];
+  dataVersion: string;
+  /** the whole entity's total from its counters (pageWithRelations' `withCountedTotal`), else null */
+  countedTotal: number | null;
+}
 
 /**
  * The rows of `source` (aliased content_dossier) in the page's order, with the data version, each
@@ -232,6 +247,7 @@ function relationsStatement(
   source: RawBuilder<unknown>,
   group: { select: RawBuilder<unknown>; order: RawBuilder<unknown> } | null,
   signInRead: RawBuilder<string> | null,
+  countedTotal: Expression<unknown> | null = null,
 ) {
   const linkRefs = linkRefsSql(params.environmentId, links);
   const tie = params.sorts[0]?.direction ?? 'desc';
@@ -249,7 +265,10 @@ function relationsStatement(
       ${linkRefs ? sql`, ${linkRefs} as links` : sql``}
       ${group ? sql`, ${group.select}` : sql``}
       ${signInRead ? sql`, case when row_number() over () = 1 then v.signed_in end as signed_in` : sql``}
-    from (select ${entityVersionsSql(dataVersionOf)} as versions ${signInRead ? sql`, ${signInRead} as signed_in` : sql``}) v
+      ${countedTotal ? sql`, v.counted_total` : sql``}
+    from (select ${entityVersionsSql(dataVersionOf)} as versions
+      ${signInRead ? sql`, ${signInRead} as signed_in` : sql``}
+      ${countedTotal ? sql`, (${countedTotal}) as counted_total` : sql``}) v
     left join ${source} as content_dossier on true
     order by ${sql.join(order)}`;
 }
@@ -260,10 +279,11 @@ async function withRelations(
   params: ListParams,
   rows: StatementRow[],
   signIn: SignInCheck | null,
-): Promise<{ rows: PageRow[]; dataVersion: string }> {
+): Promise<PageWithRelations> {
   // one row carries the sign-in read (of 50 rows, 49 copies of its kilobyte would be sent for nothing)
   if (signIn) signIn.answer = rows.find((row) => row.signed_in != null)?.signed_in;
   const versions = rows[0]?.versions ?? null;
+  const counted = rows[0]?.counted_total;
   const pageRows = rows.filter((row) => row.id !== null);
   // (the cache keeps what every reader class sees; the reader's summary is chosen from it)
   const linked = await linkedDossiersOf(
@@ -275,10 +295,11 @@ async function withRelations(
   );
   return {
     dataVersion: summedDataVersion(versions),
-    rows: pageRows.map(({ versions: _v, links: _l, signed_in: _s, ...row }, i) => ({
+    rows: pageRows.map(({ versions: _v, links: _l, signed_in: _s, counted_total: _t, ...row }, i) => ({
       ...row,
       linked: linked[i] ?? [],
     })),
+    countedTotal: counted == null ? null : Number(counted),
   };
 }
 

@@ -220,12 +220,17 @@ export async function listDossiers(
       ]
     : shownItems;
   const dataVersionOf = await entityAndLinkedIds(db, access, params.defDossierId);
-  const [{ rows, dataVersion }, items] = await Promise.all([
-    pageWithRelations(db, params, pageLinks(listItems), dataVersionOf, options.signIn),
+  const [{ rows, dataVersion, countedTotal }, items] = await Promise.all([
+    // a list of the whole entity without aggregations: its total comes with the page
+    pageWithRelations(db, params, pageLinks(listItems), dataVersionOf, options.signIn, {
+      withCountedTotal: params.aggregations.length === 0,
+    }),
     presentItems(db, access, listItems),
   ]);
   const [{ count, aggregations }, nameOf] = await Promise.all([
-    countAndAggregations(db, params, dataVersion),
+    countedTotal === null
+      ? countAndAggregations(db, params, dataVersion)
+      : { count: { items: countedTotal, estimated: false }, aggregations: [] },
     usernamesOf(db, usersOf(rows)),
   ]);
   noteSortIndexUse(db, params, count.items, options.indexes);
