@@ -38,23 +38,19 @@ import {
 } from '../../policy/environment';
 import { readerSummaryKeys } from '../../policy/summary';
 import { usernamesOf } from '../../policy/usernames';
-import { runAggregations } from '../../query/compile/aggregate';
 import { columnOf } from '../../query/compile/columns';
 import {
   columnPagesWithRelations,
   countQuery,
-  filteredSetKey,
   orderedQuery,
   type PageRow,
   pageWithRelations,
 } from '../../query/compile/page';
-import { countedAggregations } from '../../query/dossier-counts';
 import { ensureFieldIndexesOnce, type FieldIndexOptions } from '../../query/field-indexes';
 import type { PageLinkedDossier, PageLinks } from '../../query/linked-dossiers';
-import { cachedResult } from '../../query/list-cache';
-import { type ListTotal, listTotal } from '../../query/list-count';
 import { listParamsOf } from '../../query/list-params-cache';
 import { type ListParams, likeContains } from '../../query/list-query';
+import { countAndAggregations, totalsBesidePage } from '../../query/list-totals';
 import { noteSortIndexUse } from '../../query/sort-indexes';
 import { summaryContainsSql, summarySql } from '../../query/visible-summary';
 import { limitLinkOf } from '../content-dossier/links';
@@ -220,6 +216,7 @@ export async function listDossiers(
       ]
     : shownItems;
   const dataVersionOf = await entityAndLinkedIds(db, access, params.defDossierId);
+  const totals = totalsBesidePage(db, params, dataVersionOf);
   const [{ rows, dataVersion, countedTotal }, items] = await Promise.all([
     // a list of the whole entity without aggregations: its total comes with the page
     pageWithRelations(db, params, pageLinks(listItems), dataVersionOf, options.signIn, {
@@ -229,7 +226,7 @@ export async function listDossiers(
   ]);
   const [{ count, aggregations }, nameOf] = await Promise.all([
     countedTotal === null
-      ? countAndAggregations(db, params, dataVersion)
+      ? totals.at(dataVersion)
       : { count: { items: countedTotal, estimated: false }, aggregations: [] },
     usernamesOf(db, usersOf(rows)),
   ]);
@@ -357,35 +354,6 @@ async function withVisibleOptions(
   return aggregations.map((a) =>
     a.options ? { ...a, options: a.options.filter((o) => shown.has(o.id)) } : a,
   );
-}
-
-/**
- * The total and the aggregations of the filtered set, cached under the entity's data version. With
- * aggregations asked for, their scan counts the set as well, so the total is exact and costs no
- * scan of its own (and is cached for the paging and sorting that follow).
- */
-async function countAndAggregations(
-  db: Db,
-  params: ListParams,
-  version: string,
-): Promise<{ count: ListTotal; aggregations: AggregationResult[] }> {
-  const filtered = filteredSetKey(db, params);
-  const countKey = `count:${version}:${filtered}`;
-  if (params.aggregations.length === 0)
-    return { count: await listTotal(db, params, countKey), aggregations: [] };
-  const counted = await countedAggregations(db, params);
-  if (counted) return { count: { items: counted.total, estimated: false }, aggregations: counted.results };
-  const aggregated = params.aggregations.map(({ column, aggregate }) =>
-    column.kind === 'link'
-      ? [column.itemId, aggregate, 'link', column.link.id]
-      : [column.itemId, aggregate, column.expression],
-  );
-  const { total, results } = await cachedResult(
-    `aggregations:${version}:${filtered}:${JSON.stringify(aggregated)}`,
-    () => runAggregations(db, params),
-  );
-  void cachedResult(countKey, async () => total);
-  return { count: { items: total, estimated: false }, aggregations: results };
 }
 
 /** The link ids whose linked dossiers the page must carry for these list items (both directions). */
