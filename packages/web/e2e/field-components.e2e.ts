@@ -123,14 +123,16 @@ test('rich text, signature, file, map, QR code and barcode editors send what the
     const pad = item(page, 'Signature').getByTestId('signature-canvas');
     await pad.waitFor();
     await pad.evaluate((el) => el.scrollIntoView({ block: 'center' }));
+    // the stroke starts where the pad is once the page has settled: hover waits until its box holds
+    // still (on a slow machine the drawing once landed beside a pad that was still moving)
+    await pad.hover({ position: { x: 30, y: 40 } });
     const box = await pad.boundingBox();
     if (!box) throw new Error('no signature canvas');
-    await page.mouse.move(box.x + 30, box.y + 40);
     await page.mouse.down();
     for (let i = 1; i <= 20; i++)
       await page.mouse.move(box.x + 30 + i * 12, box.y + 40 + Math.sin(i / 2) * 30);
     await page.mouse.up();
-    expect(await canvasInk(page, '[data-testid="signature-canvas"]')).toBeGreaterThan(50);
+    await expect.poll(() => canvasInk(page, '[data-testid="signature-canvas"]')).toBeGreaterThan(50);
     const signatureUpload = page.waitForRequest(
       (r) => r.url().endsWith('/api/file') && r.method() === 'POST',
     );
