@@ -55,8 +55,11 @@ const lastPageVersions = perDatabase(() => new LRUCache<string, string>({ max: 1
 export interface TotalsBesidePage {
   /** the totals computed beside the page, with the data version they are computed under; null: they wait for the page */
   beside: Promise<{ version: string; totals: ListTotals }> | null;
-  /** the totals at the data version the page statement read */
-  at(pageVersion: string): Promise<ListTotals>;
+  /**
+   * the totals at the data version the page statement read; `countedTotal`: the whole entity's total
+   * the page statement carried (pageWithRelations' `withCountedTotal`), which is the answer then
+   */
+  at(pageVersion: string, countedTotal?: number | null): Promise<ListTotals>;
 }
 
 /**
@@ -81,7 +84,13 @@ export function totalsBesidePage(
   };
   const last = versions.get(entities);
   if (coversWholeEntity(params) || (last !== undefined && totalsCached(db, params, last)))
-    return { beside: null, at: afterPage };
+    return {
+      beside: null,
+      at: async (pageVersion, countedTotal = null) =>
+        countedTotal === null
+          ? afterPage(pageVersion)
+          : { count: { items: countedTotal, estimated: false }, aggregations: [] },
+    };
   const beside = readDataVersion(db, dataVersionOf).then(async (version) => ({
     version,
     totals: await countAndAggregations(db, params, version),

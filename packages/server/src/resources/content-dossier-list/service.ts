@@ -225,9 +225,7 @@ export async function listDossiers(
     presentItems(db, access, listItems),
   ]);
   const [{ count, aggregations }, nameOf] = await Promise.all([
-    countedTotal === null
-      ? totals.at(dataVersion)
-      : { count: { items: countedTotal, estimated: false }, aggregations: [] },
+    totals.at(dataVersion, countedTotal),
     usernamesOf(db, usersOf(rows)),
   ]);
   noteSortIndexUse(db, params, count.items, options.indexes);
