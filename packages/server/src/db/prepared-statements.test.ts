@@ -1,19 +1,50 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
+import Cursor from 'pg-cursor';
 import { afterEach, describe, expect, it } from 'vitest';
 import { onPostgresServer, testPostgresUrl } from '../../test/test-app';
-import { preparingPool } from './prepared-statements';
+import { lastOfTransaction, preparingPool } from './prepared-statements';
 
 // PGlite runs in-process through its own dialect; the wrapper serves the pg pool only.
 describe.skipIf(!onPostgresServer())('preparingPool', () => {
-  let db: Kysely<unknown> | undefined;
+  // the tables the tests make themselves, each of one integer column
+  type Probe = Kysely<Record<string, { n: number }>>;
+  let db: Probe | undefined;
+  /** what the connection sent (the start of each text) and each answer completed ('ready'), in order */
+  let wire: string[] = [];
   const open = (maxStatements?: number) => {
     const pool = new pg.Pool({
       connectionString: testPostgresUrl(),
       max: 1,
       options: '-c plan_cache_mode=force_custom_plan',
     });
-    db = new Kysely({ dialect: new PostgresDialect({ pool: preparingPool(pool, maxStatements) }) });
+    wire = [];
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client);
+      // biome-ignore lint/suspicious/noExplicitAny: pg's query overloads
+      client.query = ((config: any, ...rest: any[]) => {
+        const text = typeof config === 'string' ? config : config?.text;
+        if (typeof text === 'string') wire.push(`sent ${text.split(' ')[0]}`);
+        return query(config, ...rest);
+      }) as typeof client.query;
+      const { connection } = client as unknown as { connection: pg.Connection };
+      connection.on('readyForQuery', () => wire.push('ready'));
+      // each write to the socket: corked messages leave in one
+      const socket = connection.stream as unknown as Record<
+        '_write' | '_writev',
+        (...args: unknown[]) => void
+      >;
+      for (const method of ['_write', '_writev'] as const) {
+        const write = socket[method].bind(socket);
+        socket[method] = (...args) => {
+          wire.push('write');
+          write(...args);
+        };
+      }
+    });
+    db = new Kysely({
+      dialect: new PostgresDialect({ pool: preparingPool(pool, maxStatements), cursor: Cursor }),
+    });
     return db;
   };
   afterEach(async () => {
@@ -22,13 +53,13 @@ describe.skipIf(!onPostgresServer())('preparingPool', () => {
   });
 
   // without parameters: not prepared itself, so not counted in the bound
-  const prepared = (conn: Kysely<unknown>) =>
+  const prepared = (conn: Probe) =>
     sql<{ statement: string; custom_plans: number; generic_plans: number }>`
       select statement, custom_plans::int, generic_plans::int from pg_prepared_statements
       where statement not like '%pg_prepared_statements%' order by name`
       .execute(conn)
       .then((r) => r.rows);
-  const backend = (conn: Kysely<unknown>) =>
+  const backend = (conn: Probe) =>
     sql<{ pid: number }>`select pg_backend_pid() + ${0}::int as pid`.execute(conn).then((r) => r.rows[0].pid);
 
   it('runs a parameterised text as one prepared statement per connection, with custom plans and the right answers', async () => {
@@ -102,5 +133,110 @@ describe.skipIf(!onPostgresServer())('preparingPool', () => {
     } finally {
       await sql`drop table ${table}`.execute(conn);
     }
+  });
+
+  describe('transactions', () => {
+    let table = '';
+    const rowsOf = async () => {
+      const client = new pg.Client({ connectionString: testPostgresUrl() });
+      await client.connect();
+      try {
+        return (await client.query(`select n from ${table} order by n`)).rows.map((r) => r.n);
+      } finally {
+        await client.end();
+      }
+    };
+    const withTable = async (definition: string, run: (conn: Probe) => Promise<void>) => {
+      const conn = open();
+      table = `pipelined_probe_${process.pid}_${Date.now()}`;
+      await sql`create table ${sql.id(table)} (${sql.raw(definition)})`.execute(conn);
+      try {
+        wire = [];
+        await run(conn);
+      } finally {
+        await sql`drop table ${sql.id(table)}`.execute(conn);
+      }
+    };
+    const insert = (conn: Probe, n: number) => conn.insertInto(table).values({ n });
+
+    it('sends the begin of a transaction with its first statement: one round trip fewer', async () => {
+      await withTable('n int', async (conn) => {
+        await conn.transaction().execute(async (trx) => {
+          await insert(trx, 1).execute();
+          await insert(trx, 2).execute();
+        });
+        expect(wire).toEqual([
+          ...['sent begin', 'sent insert', 'write', 'ready', 'ready'],
+          ...['sent insert', 'write', 'ready'],
+          ...['sent commit', 'write', 'ready'],
+        ]);
+        expect(await rowsOf()).toEqual([1, 2]);
+      });
+    });
+
+    it('sends the statement marked last with the commit, and commits once', async () => {
+      await withTable('n int', async (conn) => {
+        await conn.transaction().execute(async (trx) => {
+          await insert(trx, 1).execute();
+          await lastOfTransaction(insert(trx, 2)).execute();
+        });
+        expect(wire).toEqual([
+          ...['sent begin', 'sent insert', 'write', 'ready', 'ready'],
+          ...['sent insert', 'sent commit', 'write', 'ready', 'ready'],
+        ]);
+        expect(await rowsOf()).toEqual([1, 2]);
+      });
+    });
+
+    it('rolls the whole transaction back when the last statement fails', async () => {
+      await withTable('n int check (n < 10)', async (conn) => {
+        await expect(
+          conn.transaction().execute(async (trx) => {
+            await insert(trx, 1).execute();
+            await lastOfTransaction(insert(trx, 20)).execute();
+          }),
+        ).rejects.toThrow(/check constraint/);
+        expect(await rowsOf()).toEqual([]);
+        // the connection serves the next transaction
+        await conn.transaction().execute((trx) => lastOfTransaction(insert(trx, 3)).execute());
+        expect(await rowsOf()).toEqual([3]);
+      });
+    });
+
+    it('fails the last statement when the commit fails: nothing is acknowledged that was not stored', async () => {
+      await withTable('n int unique deferrable initially deferred', async (conn) => {
+        await expect(
+          conn.transaction().execute(async (trx) => {
+            await insert(trx, 1).execute();
+            // accepted by the statement; refused by the commit, when the deferred check runs
+            await lastOfTransaction(insert(trx, 1)).execute();
+          }),
+        ).rejects.toThrow(/duplicate key/);
+        expect(await rowsOf()).toEqual([]);
+      });
+    });
+
+    it('refuses a statement after the last of its transaction, and rolls back', async () => {
+      await withTable('n int', async (conn) => {
+        await expect(
+          conn.transaction().execute(async (trx) => {
+            await lastOfTransaction(insert(trx, 1)).execute();
+            await insert(trx, 2).execute();
+          }),
+        ).rejects.toThrow(/after the last of its transaction/);
+        // the commit had gone with the first statement: it stands, the second never ran
+        expect(await rowsOf()).toEqual([1]);
+      });
+    });
+
+    it('leaves the connection able to stream through a cursor after a transaction', async () => {
+      await withTable('n int', async (conn) => {
+        await conn.transaction().execute((trx) => lastOfTransaction(insert(trx, 5)).execute());
+        const streamed: number[] = [];
+        for await (const row of conn.selectFrom(table).select('n').where('n', '>', 0).stream(10))
+          streamed.push(row.n);
+        expect(streamed).toEqual([5]);
+      });
+    });
   });
 });

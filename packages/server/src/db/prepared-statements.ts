@@ -1,4 +1,4 @@
-import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import { type PostgresPool, type PostgresPoolClient, sql } from 'kysely';
 import type pg from 'pg';
 import { isDatabaseUnavailable } from './availability';
 
@@ -17,9 +17,47 @@ import { isDatabaseUnavailable } from './availability';
 // made without the filter values, can pick an index that is right for one value and ruinous for
 // another.
 
+// Transactions also save round trips, through pg's pipelining (switched on for the connection only
+// while a transaction is open: pg refuses cursors on a pipelining connection):
+// - a transaction's `begin` goes out together with its first statement (in one write) instead of
+//   on its own;
+// - a statement marked with lastOfTransaction goes out together with the `commit`. If the statement
+//   fails, PostgreSQL turns that commit into a rollback; if the commit fails, the statement fails
+//   with it, so nothing is acknowledged that was not committed.
+// A create (sign-in read, begin, auto-number, insert with its log entry, commit) went from five
+// round trips to three.
+
 export const DEFAULT_MAX_STATEMENTS = 200;
 
-type RawClient = pg.PoolClient;
+/** Ends a statement's text: it is the last of its transaction, sent with the commit. */
+const LAST_OF_TRANSACTION = ' /* last of its transaction */';
+
+/**
+ * Marks the last statement of a transaction: on a PostgreSQL server it is sent together with the
+ * commit (a round trip fewer). Nothing may run in the transaction after it.
+ */
+export const lastOfTransaction = <Q extends { modifyEnd(modifier: ReturnType<typeof sql.raw>): Q }>(
+  query: Q,
+) => query.modifyEnd(sql.raw(LAST_OF_TRANSACTION));
+
+type RawClient = pg.PoolClient & { pipeline?: boolean };
+
+/** What Kysely's `begin` is answered while the real one is still on its way. */
+const BEGUN = { command: 'BEGIN', rowCount: null, rows: [], fields: [] };
+
+/** The transaction open on a connection: the begin not yet awaited, the commit already sent. */
+interface OpenTransaction {
+  begun: Promise<unknown> | null;
+  committed: Promise<unknown> | null;
+}
+
+/** `result` once `before` has succeeded too; the first failure otherwise (both are awaited). */
+async function after<T>(before: Promise<unknown>, result: Promise<T>): Promise<T> {
+  const [settledBefore, settled] = await Promise.allSettled([before, result]);
+  if (settledBefore.status === 'rejected') throw settledBefore.reason;
+  if (settled.status === 'rejected') throw settled.reason;
+  return settled.value;
+}
 
 interface ClientState {
   /** text -> statement name, least recently used first */
@@ -31,6 +69,9 @@ interface ClientState {
 }
 
 class PreparingClient implements PostgresPoolClient {
+  private transaction: OpenTransaction | null = null;
+  private writesHeld = false;
+
   constructor(
     private readonly raw: RawClient,
     private readonly state: ClientState,
@@ -39,6 +80,78 @@ class PreparingClient implements PostgresPoolClient {
 
   // biome-ignore lint/suspicious/noExplicitAny: the overloads of PostgresPoolClient (query text or cursor)
   query(text: any, parameters?: ReadonlyArray<unknown>): any {
+    if (typeof text === 'string' && (!parameters || parameters.length === 0)) {
+      if (text === 'begin' && 'pipeline' in this.raw) return this.begin();
+      if (this.transaction && (text === 'commit' || text === 'rollback')) return this.end(text);
+    }
+    const transaction = this.transaction;
+    if (!transaction) return this.send(text, parameters);
+    if (transaction.committed) throw new Error('A statement ran after the last of its transaction');
+    const last = typeof text === 'string' && text.endsWith(LAST_OF_TRANSACTION);
+    if (last) this.holdWrites();
+    let result = this.send(text, parameters);
+    if (last) {
+      transaction.committed = this.sent(this.raw.query('commit'));
+      result = after(transaction.committed, result);
+    }
+    this.flushWrites();
+    if (transaction.begun) {
+      result = after(transaction.begun, result);
+      transaction.begun = null;
+    }
+    return result;
+  }
+
+  /** Kysely's `begin`: sent with the statement after it (one write), awaited with it. */
+  private begin() {
+    this.raw.pipeline = true;
+    this.holdWrites();
+    this.transaction = { begun: this.sent(this.raw.query('begin')), committed: null };
+    return Promise.resolve(BEGUN);
+  }
+
+  /** Kysely's `commit` or `rollback`; a commit already sent with the last statement is not sent again. */
+  private end(text: 'commit' | 'rollback') {
+    const { begun, committed } = this.transaction as OpenTransaction;
+    this.transaction = null;
+    let result = committed && text === 'commit' ? committed : this.sent(this.raw.query(text));
+    this.flushWrites();
+    if (begun) result = after(begun, result);
+    return result.finally(() => {
+      this.raw.pipeline = false;
+    });
+  }
+
+  /**
+   * Messages queued from now on wait in the socket until flushWrites: statements sent together go
+   * in one write (a system call costs about 0.1 ms here, as much as a small statement's execution).
+   */
+  private holdWrites() {
+    if (this.writesHeld) return;
+    this.writesHeld = true;
+    this.socket().cork();
+  }
+
+  private flushWrites() {
+    if (!this.writesHeld) return;
+    this.writesHeld = false;
+    this.socket().uncork();
+  }
+
+  private socket() {
+    return (this.raw as unknown as { connection: { stream: { cork(): void; uncork(): void } } }).connection
+      .stream;
+  }
+
+  /** A query already sent: a failure marks a broken connection, and is never left unhandled. */
+  private sent<T>(result: Promise<T>): Promise<T> {
+    const noted = result.catch(this.noteBroken);
+    noted.catch(() => {});
+    return noted;
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: the overloads of PostgresPoolClient (query text or cursor)
+  private send(text: any, parameters?: ReadonlyArray<unknown>): any {
     // Cursors, and statements without parameters (DDL, migrations, several statements at once, which
     // only the simple protocol runs), go as they are.
     if (typeof text !== 'string' || !parameters || parameters.length === 0) {
@@ -94,6 +207,9 @@ class PreparingClient implements PostgresPoolClient {
   }
 
   release(): void {
+    this.flushWrites();
+    this.transaction = null;
+    this.raw.pipeline = false;
     // A broken connection, or one with stale statements, is dropped (pg's release(error) closes it).
     if (this.state.broken) this.raw.release(new Error('connection broken'));
     else this.raw.release(this.state.stale ? new Error('prepared statements stale') : undefined);

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { DOSSIER_MESSAGES, fieldSettingsOf, valueRefsOf } from '@dossierbase/core';
 import type { Insertable } from 'kysely';
 import type { Db } from '../../db/database';
+import { lastOfTransaction } from '../../db/prepared-statements';
 import type { ContentDossierTable, DossierLogChange } from '../../db/schema';
 import { badRequest } from '../../http-errors';
 import { type LinkRow, type VisibleItem, visibleItems } from '../../policy/display-item';
@@ -65,8 +66,15 @@ export async function createDossier(
   const id = await db
     .transaction()
     .execute((trx) =>
-      storeCreated(db, trx, scope, { ...normalised.values }, normalised.links, embedded, (values, links) =>
-        createdChanges(items, input.values, { values, links }),
+      storeCreated(
+        db,
+        trx,
+        scope,
+        { ...normalised.values },
+        normalised.links,
+        embedded,
+        (values, links) => createdChanges(items, input.values, { values, links }),
+        { endsTransaction: true },
       ),
     );
   await announceCreated(db, scope, [id], normalised.links, embedded);
@@ -132,6 +140,8 @@ export async function storeCreated(
   linkWrites: { item: VisibleItem; ids: number[] }[],
   embedded: Awaited<ReturnType<typeof embeddedParent>>,
   changes: (values: Record<string, unknown>, links: Map<number, number[]>) => DossierLogChange[],
+  /** endsTransaction: nothing runs in the transaction after it (its last statement goes with the commit) */
+  options: { endsTransaction?: boolean } = {},
 ): Promise<number> {
   await computeServerValues(db, trx, scope, values, true);
   const stored = computeSummary(await summaryConfig(db, scope.access, scope.entity.id), values);
@@ -147,7 +157,7 @@ export async function storeCreated(
   const links = new Map(linkWrites.map((l) => [l.item.item.id, l.ids]));
   if (!hasEmptyText(stored) && !embedded && !linkWrites.some((l) => l.item.link))
     // nothing to write with the new id but its log entry: both in one statement, a round trip fewer
-    return insertWithCreateLog(trx, scope, dossier, changes(values, links));
+    return insertWithCreateLog(trx, scope, dossier, changes(values, links), options.endsTransaction);
   const row = await trx
     .insertInto('content_dossier')
     .values(dossier)
@@ -181,8 +191,9 @@ async function insertWithCreateLog(
   scope: EntityScope,
   dossier: Insertable<ContentDossierTable>,
   changes: DossierLogChange[],
+  endsTransaction = false,
 ): Promise<number> {
-  const row = await trx
+  const insert = trx
     .with('created', (db) => db.insertInto('content_dossier').values(dossier).returning('id'))
     .insertInto('dossier_log')
     .values((eb) =>
@@ -193,8 +204,8 @@ async function insertWithCreateLog(
         changes,
       ),
     )
-    .returning('content_dossier_id')
-    .executeTakeFirstOrThrow();
+    .returning('content_dossier_id');
+  const row = await (endsTransaction ? lastOfTransaction(insert) : insert).executeTakeFirstOrThrow();
   return Number(row.content_dossier_id);
 }
 
