@@ -12,9 +12,9 @@ import { forgetProjection, OWN_COLUMNS, type Projection, readyProjection } from 
 // statement written over content_dossier is rewritten to read the projection under the same alias:
 // each projected field's value expression becomes its column. A statement that reads anything else
 // of the dossier (a text field, the summary, a date of the dossier itself) stays as it is.
-// A filter shape asked USES_BEFORE_BUILD times earns an index of the projection that holds every
-// column the statement reads (filtered fields first), so its count and aggregations are answered from
-// the index alone, whatever values the filter is asked with next.
+// A filter shape asked USES_BEFORE_BUILD times earns an index of the projection led by its filtered
+// fields that holds every projected column, so its count and any aggregation are answered from the
+// index alone, whatever values the filter is asked with next.
 
 export const USES_BEFORE_BUILD = 3;
 export const MAX_PER_ENTITY = 6;
@@ -159,9 +159,20 @@ export function noteProjectedUse(
   if (coveringIndex(set)) return;
   const { projection, keys } = set;
   if (keys.length === 0) return; // a full scan of an index is no faster than one of the table
-  // an index with the same keys is replaced by one that also holds these columns
+  // Every projected field, not only those this request read: the same filter asked next with another
+  // aggregation of the list's footer is answered from the index too (the first request with a sum
+  // after a filter had earned its index for the count scanned the projection: 240-300 ms against
+  // 27 ms). An index with the same keys is replaced by this one.
   const sameKeys = projection.indexes.filter((i) => i.keys.join() === keys.join());
-  const includes = [...new Set([...set.includes, ...sameKeys.flatMap((i) => i.includes)])].sort();
+  const includes = [
+    ...new Set([
+      ...set.includes,
+      ...projection.fields.map((f) => f.column),
+      ...sameKeys.flatMap((i) => i.includes),
+    ]),
+  ]
+    .filter((c) => !keys.includes(c))
+    .sort();
   const spec = `${keys.join(',')}|${includes.join(',')}`;
   const name = `cdpx_${checkedId(projection.defDossierId)}_${createHash('sha1').update(`${projection.table}:${spec}`).digest('hex').slice(0, 12)}`;
   const counts = usesOf(db);
