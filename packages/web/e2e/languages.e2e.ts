@@ -66,14 +66,22 @@ async function expectNoEnglish(page: Page, phrases: string[], screen: string) {
 test.each(LANGUAGES)('the shell, a list, a dossier and the field designer in %s', async (code, catalogue) => {
   const phrases = englishPhrases(catalogue as Catalogue);
   const { page, close } = await openBrowser(stack.baseUrl);
+  // the catalogues the browser fetched: English is in the first load, another only once it is shown
+  const catalogueLoads: string[] = [];
+  page.on('request', (request) => {
+    const loaded = /\/assets\/(nl|de|fr|es|ru)-[\w-]{8}\.js$/.exec(new URL(request.url()).pathname);
+    if (loaded) catalogueLoads.push(loaded[1]);
+  });
   try {
     await openDemoAsAdmin(page, stack.baseUrl);
+    expect(catalogueLoads).toEqual([]);
     await page.getByTestId('language-switch').click();
     await page.getByTestId(`language-option-${code}`).click();
     await page.waitForFunction(
       (expected) => document.body.innerText.includes(expected),
       catalogue.shell.help,
     );
+    expect(catalogueLoads).toEqual([code.slice(0, 2)]);
     await screenshot(page, `language-${code}-shell`);
     await expectNoEnglish(page, phrases, 'shell');
 
@@ -95,6 +103,8 @@ test.each(LANGUAGES)('the shell, a list, a dossier and the field designer in %s'
     await page.locator('[data-testid^="designer-item-"]').first().waitFor();
     await screenshot(page, `language-${code}-designer`);
     await expectNoEnglish(page, phrases, 'field designer');
+    // the page opened from the address bar loaded its language (again, or from the cache), no other
+    expect(new Set(catalogueLoads)).toEqual(new Set([code.slice(0, 2)]));
   } finally {
     await close();
   }

@@ -13,6 +13,8 @@ export const queryKeys = {
   environmentTexts: (id: number | null, locale: string | null) =>
     ['environment', id, 'text', locale] as const,
   locales: ['locale'] as const,
+  /** a language's catalogue as written, loaded in the browser (i18n/index.ts) */
+  catalogue: (language: string) => ['catalogue', language] as const,
   templates: (params: { page: number; name: string; limit: number }) =>
     ['admin', 'template', 'list', params] as const,
   resetToken: (token: string) => ['user', 'reset_password', token] as const,

@@ -6,7 +6,7 @@ import { queryKeys } from '../api/query-keys';
 import { useTokenData } from '../features/auth/session';
 import { useEnvironment } from '../features/environments/environment-store';
 import { getEnvironmentTexts } from '../features/environments/environments-api';
-import { i18n } from '../i18n';
+import { i18n, showLanguage } from '../i18n';
 import { applyEnvironmentTexts } from '../i18n/environment-texts';
 import { STORAGE_KEYS } from './local-store';
 import { availableLocales, browserLocale, LOCALE_NAMES, languageOf, resolveLocale } from './locale';
@@ -33,8 +33,13 @@ export function LocaleProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (!locale) return;
     const language = languageOf(locale);
-    if (i18n.language !== language) void i18n.changeLanguage(language);
-    document.documentElement.lang = language;
+    // the document's language follows what is shown (a catalogue that cannot load leaves it as it is)
+    void showLanguage(language).then(
+      () => {
+        document.documentElement.lang = i18n.language;
+      },
+      () => undefined,
+    );
   }, [locale]);
   useEnvironmentTexts(environment?.id ?? null, locale);
 
@@ -73,7 +78,7 @@ function useEnvironmentTexts(environmentId: number | null, locale: string | null
   });
   const texts = enabled ? data?.results : undefined;
   useEffect(() => {
-    if (locale) applyEnvironmentTexts(languageOf(locale), texts ?? []);
+    if (locale) void applyEnvironmentTexts(languageOf(locale), texts ?? []).catch(() => undefined);
   }, [locale, texts]);
 }
 

@@ -30,7 +30,7 @@ import { LOCALE_NAMES, languageOf } from '../../app/locale';
 import { LocaleFlag } from '../../app/locale-flag';
 import { useLocale } from '../../app/locale-provider';
 import { AnswerPager } from '../../app/pager';
-import { catalogues, LANGUAGES } from '../../i18n';
+import { LANGUAGES, loadCatalogue } from '../../i18n';
 import { translateMessage } from '../../i18n/messages';
 import { environmentStore, useEnvironment } from '../environments/environment-store';
 import { addEnvironmentLocale, listLocales } from '../environments/environments-api';
@@ -275,16 +275,24 @@ function InterfaceTexts() {
     enabled: environmentId > 0,
   });
 
+  // the language's catalogue as written (not the environment's wording), loaded when first chosen
+  const catalogue = useQuery({
+    queryKey: queryKeys.catalogue(language),
+    queryFn: () => loadCatalogue(language),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
   const rows = useMemo<TextRow[]>(() => {
+    if (!catalogue.data) return [];
     const own = new Map(
       (texts.data?.results ?? []).filter((r) => r.locale === language).map((r) => [r.key, r.value]),
     );
-    return catalogueEntries(catalogues[language]).map(([key, catalogue]) => ({
+    return catalogueEntries(catalogue.data).map(([key, text]) => ({
       key,
-      catalogue,
+      catalogue: text,
       own: own.get(key) ?? null,
     }));
-  }, [texts.data, language]);
+  }, [texts.data, catalogue.data, language]);
   const found = rows.filter(
     (row) =>
       (!changedOnly || row.own !== null) &&
@@ -341,9 +349,9 @@ function InterfaceTexts() {
             data-testid="languages-texts-changed"
           />
         </Group>
-        {texts.isPending ? (
+        {texts.isPending || catalogue.isPending ? (
           <Loader />
-        ) : texts.isError ? (
+        ) : texts.isError || catalogue.isError ? (
           <Alert color="red">{t('common.something_went_wrong')}</Alert>
         ) : (
           <>
