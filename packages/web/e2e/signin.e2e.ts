@@ -206,13 +206,10 @@ test('the shell links only to screens that exist, has no empty favourites star, 
       .click();
     await page.getByTestId('main-menu').waitFor();
     expect(await page.getByTestId('shell-favourites-toggle').count()).toBe(0);
-    const adminMenu = page.getByTestId('menu-admin');
-    if (await adminMenu.count()) await adminMenu.click();
-    const adminLinks = await hrefsOf(page, 'a[data-testid^="menu-admin-"]');
     await page.getByTestId('user-menu').click();
-    const userLinks = await hrefsOf(page, 'a[data-testid^="user-menu-"]');
     await screenshot(page, 'shell-user-menu');
-    await expectScreens(page, [...toolLinks, ...adminLinks, ...userLinks]);
+    // the Admin settings and user-menu links: every-screen.e2e.ts opens each, in English and Dutch
+    await expectScreens(page, toolLinks);
 
     // Inside the shell the not-found page keeps the menu.
     await page.goto('/no/such/page');
