@@ -13,3 +13,16 @@ const server = spawn(process.execPath, [...serverNodeArgs, path.join(root, 'pack
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => process.exit(code ?? 1));
+
+// npm runs this script through `sh -c`, which does not pass signals on: a process manager that stops
+// `npm start` with SIGTERM ends npm and sh and left this process, the server and its PostgreSQL
+// running. Run by npm, the server is stopped as on a signal once this process's parent is gone.
+if (process.env.npm_lifecycle_event === 'start') {
+  const parent = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(watch);
+    server.kill('SIGTERM');
+  }, 500);
+  watch.unref();
+}
