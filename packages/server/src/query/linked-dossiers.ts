@@ -6,15 +6,18 @@ import { perDatabase } from '../db/per-database';
 import type { SummaryKeys } from '../policy/summary';
 import { visibleSummary } from './visible-summary';
 
-// The dossiers linked to the rows of a list page. The page statement reads only which dossiers each row
-// links to (content_link, in rank order); what the answer shows of each (its summary for the reader, its
-// entity, whether it is archived) comes from a per-node cache of linked dossiers, each kept with the
-// data version of its entity as it was read. The page statement reads the versions of the entity and of
+// The dossiers linked to the rows of a list page, from two per-node caches, each entry kept with the
+// data version of an entity as it was read. The page statement reads the versions of the entity and of
 // the entities linked to it (the triggers of migration 2026-11-22T0305 move an entity's version on every
-// write to its dossiers, on every node), so an entry counts only while its entity's version is the one
-// the page saw; the others are read in one statement after the page. Joining the linked dossiers into
-// the page statement cost about 0.6 ms of its 2.5-3.2 (50 lookups by key, their summaries and a JSON
-// object each), on every list call.
+// write to its dossiers and, for both ends, to their links, on every node), so an entry counts only
+// while its entity's version is the one the page saw; the others are read in one statement after the
+// page.
+// - Which dossiers each row links to (content_link, in rank order), under the row's entity version. As
+//   50 correlated lookups in the page statement they took about a third of list (a)'s statement in
+//   PostgreSQL (0.7 of 1.8-2.1 ms of its CPU, planning included).
+// - What the answer shows of each linked dossier (its summary for the reader, its entity, whether it is
+//   archived), under the linked entity's version. Joined into the page statement it cost about 0.6 ms of
+//   its 2.5-3.2 (50 lookups by key, their summaries and a JSON object each), on every list call.
 
 /** Link ids whose linked dossiers a page carries: forward links and the back links that mirror them. */
 export interface PageLinks {
@@ -52,6 +55,14 @@ interface LinkedEntry {
 
 const cacheOf = perDatabase(() => new LRUCache<string, LinkedEntry>({ max: 20_000 }));
 
+interface RowLinksEntry {
+  refs: LinkRefs;
+  /** the data version of the row's entity in the snapshot the refs were read in */
+  version: number;
+}
+
+const rowLinksCacheOf = perDatabase(() => new LRUCache<string, RowLinksEntry>({ max: 20_000 }));
+
 /**
  * SQL of the links of page row `content_dossier` through `links` (both directions), as a JSON array of
  * LinkRefs; null without links to read. Not ordered here: an ordered aggregate sorts once per page row
@@ -73,6 +84,46 @@ export function linkRefsSql(environmentId: number, links: PageLinks): RawBuilder
   if (!parts.length) return null;
   return sql`(select coalesce(json_agg(json_build_array(x.link_id, x.forward, x.id, x.rank, x.cl_id)), '[]')
     from (${sql.join(parts, sql` union all `)}) x)`;
+}
+
+/**
+ * The links of page rows (all of entity `defDossierId`) through `links`, as LinkRefs per row: from the
+ * cache where the entry's version is the entity's version in `versions` (what the page statement read),
+ * the others read now, in one statement, each with its entity's version in that statement's snapshot.
+ */
+export async function pageLinkRefsOf(
+  db: Db,
+  environmentId: number,
+  defDossierId: number,
+  links: PageLinks,
+  rowIds: readonly number[],
+  versions: EntityVersions | null,
+): Promise<LinkRefs[]> {
+  const refsSql = linkRefsSql(environmentId, links);
+  if (!refsSql) return rowIds.map(() => []);
+  const cache = rowLinksCacheOf(db);
+  const linksKey = `${environmentId}:${links.forward.join(',')}:${links.backward.join(',')}:`;
+  const version = Number(versions?.[defDossierId] ?? 0);
+  const found = new Map<number, LinkRefs>();
+  const missing: number[] = [];
+  for (const id of rowIds) {
+    const entry = cache.get(linksKey + id);
+    if (entry && entry.version === version) found.set(id, entry.refs);
+    else missing.push(id);
+  }
+  if (missing.length) {
+    const { rows } = await sql<{ id: string; version: string; links: LinkRefs }>`select content_dossier.id,
+        coalesce((select v.version from entity_data_version v where v.def_dossier_id = ${defDossierId}), 0)
+          as version,
+        ${refsSql} as links
+      from unnest(${sql.val(missing)}::bigint[]) as content_dossier(id)`.execute(db);
+    for (const row of rows) {
+      const entry = { refs: row.links, version: Number(row.version) };
+      cache.set(linksKey + row.id, entry);
+      found.set(Number(row.id), entry.refs);
+    }
+  }
+  return rowIds.map((id) => found.get(id) ?? []);
 }
 
 /** SQL of the data versions of `entityIds` as a JSON object (entity id -> version). */

@@ -9,11 +9,10 @@ import { countedTotalQuery, coversWholeEntity } from '../dossier-counts';
 import {
   type EntityVersions,
   entityVersionsSql,
-  type LinkRefs,
   linkedDossiersOf,
-  linkRefsSql,
   type PageLinkedDossier,
   type PageLinks,
+  pageLinkRefsOf,
   summedDataVersion,
 } from '../linked-dossiers';
 import { queryKey } from '../list-cache';
@@ -100,9 +99,10 @@ const isoUtc = (column: string) =>
 
 /**
  * One page and everything the list call needs beside it, in one statement: the data version of
- * `dataVersionOf` (the entity and the entities linked to it: the key of its cached totals) and, per
- * row, the dossiers linked through `links` in rank order (the usernames of creator and last editor
- * come from policy/usernames.ts). A list request is bound by its statements (each costs a round trip
+ * `dataVersionOf` (the entity and the entities linked to it: the key of its cached totals and of the
+ * per-node caches of each row's links and of the linked dossiers, query/linked-dossiers.ts, read after
+ * the page only where the version moved) and, per row, the dossiers linked through `links` in rank
+ * order (the usernames of creator and last editor come from policy/usernames.ts). A list request is bound by its statements (each costs a round trip
  * on both sides), not by this work on 50 rows. The outer order repeats the page's, so the join cannot
  * reorder it; an empty page still answers the version. With `signIn`, the statement carries the
  * call's sign-in read too; with `withCountedTotal`, a list of the whole entity carries its total from
@@ -126,7 +126,6 @@ export async function pageWithRelations(
     key: JSON.stringify([
       ...filteredSetShape(params),
       params.summaryKeys.get(params.defDossierId) ?? null,
-      links,
       dataVersionOf,
       carriesTotal,
     ]),
@@ -139,7 +138,6 @@ export async function pageWithRelations(
     (...[limit, offset, environmentId, userId, sessionId]: number[]) =>
       relationsStatement(
         params,
-        links,
         dataVersionOf,
         sql`(${pageQuery(db, params, { limit, offset })})`,
         null,
@@ -148,7 +146,7 @@ export async function pageWithRelations(
       ),
     args,
   );
-  return withRelations(db, params, rows, signIn);
+  return withRelations(db, params, links, rows, signIn);
 }
 
 /** The page statement, compiled once per shape (see pageWithRelations). */
@@ -207,7 +205,6 @@ export async function columnPagesWithRelations(
     cross join lateral (${pageQuery(db, narrowed)}) as p)`;
   const statement = relationsStatement(
     params,
-    links,
     dataVersionOf,
     source,
     {
@@ -216,14 +213,19 @@ export async function columnPagesWithRelations(
     },
     null,
   );
-  const { rows, dataVersion } = await withRelations(db, params, (await statement.execute(db)).rows, null);
+  const { rows, dataVersion } = await withRelations(
+    db,
+    params,
+    links,
+    (await statement.execute(db)).rows,
+    null,
+  );
   return { rows: rows as (PageRow & { board_column: number })[], dataVersion };
 }
 
 /** A row of relationsStatement: a page row before its linked dossiers are looked up. */
 type StatementRow = Omit<PageRow, 'linked'> & {
   versions: EntityVersions | null;
-  links: LinkRefs | null;
   signed_in?: string;
   counted_total?: string | number | null;
 };
@@ -237,19 +239,17 @@ export interface PageWithRelations {
 }
 
 /**
- * The rows of `source` (aliased content_dossier) in the page's order, with the data version, each
- * row's links and, with `signInRead`, the call's sign-in read.
+ * The rows of `source` (aliased content_dossier) in the page's order, with the data version and, with
+ * `signInRead`, the call's sign-in read.
  */
 function relationsStatement(
   params: ListParams,
-  links: PageLinks,
   dataVersionOf: readonly number[],
   source: RawBuilder<unknown>,
   group: { select: RawBuilder<unknown>; order: RawBuilder<unknown> } | null,
   signInRead: RawBuilder<string> | null,
   countedTotal: Expression<unknown> | null = null,
 ) {
-  const linkRefs = linkRefsSql(params.environmentId, links);
   const tie = params.sorts[0]?.direction ?? 'desc';
   const order = [
     ...(group ? [group.order] : []),
@@ -262,7 +262,6 @@ function relationsStatement(
       content_dossier.values, content_dossier.created_by, content_dossier.modified_by,
       ${summarySql('content_dossier', params.summaryKeys.get(params.defDossierId))} as summary,
       ${isoUtc('content_dossier.created_at')} as created_at, ${isoUtc('content_dossier.modified_at')} as modified_at
-      ${linkRefs ? sql`, ${linkRefs} as links` : sql``}
       ${group ? sql`, ${group.select}` : sql``}
       ${signInRead ? sql`, case when row_number() over () = 1 then v.signed_in end as signed_in` : sql``}
       ${countedTotal ? sql`, v.counted_total` : sql``}
@@ -277,6 +276,7 @@ function relationsStatement(
 async function withRelations(
   db: Db,
   params: ListParams,
+  links: PageLinks,
   rows: StatementRow[],
   signIn: SignInCheck | null,
 ): Promise<PageWithRelations> {
@@ -286,16 +286,18 @@ async function withRelations(
   const counted = rows[0]?.counted_total;
   const pageRows = rows.filter((row) => row.id !== null);
   // (the cache keeps what every reader class sees; the reader's summary is chosen from it)
-  const linked = await linkedDossiersOf(
+  const refs = await pageLinkRefsOf(
     db,
     params.environmentId,
-    pageRows.map((row) => row.links ?? null),
+    params.defDossierId,
+    links,
+    pageRows.map((row) => Number(row.id)),
     versions,
-    params.summaryKeys,
   );
+  const linked = await linkedDossiersOf(db, params.environmentId, refs, versions, params.summaryKeys);
   return {
     dataVersion: summedDataVersion(versions),
-    rows: pageRows.map(({ versions: _v, links: _l, signed_in: _s, counted_total: _t, ...row }, i) => ({
+    rows: pageRows.map(({ versions: _v, signed_in: _s, counted_total: _t, ...row }, i) => ({
       ...row,
       linked: linked[i] ?? [],
     })),

@@ -638,9 +638,9 @@ describe('the linked dossiers of a page (kept per node under their entity data v
     async () => {
       await ok(admin, {});
       const sent = await statementsOf(() => ok(admin, {}));
-      expect(sent.some((text) => text.includes('content_link'))).toBe(true);
+      expect(sent.filter((text) => text.includes('content_link'))).toEqual([]);
       expect(sent.filter((text) => text.includes('d.summaries'))).toEqual([]);
-      // a write to a client: the page's linked clients are read again, once
+      // a write to a client: the page's linked clients are read again, once; which ones it links to not
       await t.db
         .updateTable('content_dossier')
         .set({ summary: 'Bob client' })
@@ -648,6 +648,17 @@ describe('the linked dossiers of a page (kept per node under their entity data v
         .execute();
       const after = await statementsOf(() => ok(admin, {}));
       expect(after.filter((text) => text.includes('d.summaries'))).toHaveLength(1);
+      expect(after.filter((text) => text.includes('content_link'))).toEqual([]);
+      // a write to a link of the page's entity: the rows' links are read again, once, then kept
+      await t.db
+        .updateTable('content_link')
+        .set({ rank: 0 })
+        .where('parent_id', '=', dossier.alpha)
+        .execute();
+      const changed = await statementsOf(() => ok(admin, {}));
+      expect(changed.filter((text) => text.includes('content_link'))).toHaveLength(1);
+      const again = await statementsOf(() => ok(admin, {}));
+      expect(again.filter((text) => text.includes('content_link'))).toEqual([]);
     },
   );
 });
