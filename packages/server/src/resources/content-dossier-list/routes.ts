@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { currentUser, withSignInCarried } from '../../auth/current-user';
 import { answers } from '../../http-errors';
+import { listAnswerJson } from './answer-json';
 import { listDossiers, positiveId, quickSearch } from './service';
 
 const tags = ['content-dossier'];
@@ -48,10 +49,12 @@ export const contentDossierListRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/contentdossier',
     { config: { access: 'signedIn' }, schema: { querystring: listQuery, tags } },
-    async (request) =>
-      withSignInCarried(request, positiveId(request.query.environment), (user, signIn) =>
+    async (request, reply) => {
+      const body = await withSignInCarried(request, positiveId(request.query.environment), (user, signIn) =>
         listDossiers(db, user, request.query as Record<string, unknown>, { indexes, signIn }),
-      ),
+      );
+      return reply.type('application/json; charset=utf-8').send(listAnswerJson(body));
+    },
   );
 
   app.get(
