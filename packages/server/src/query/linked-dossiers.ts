@@ -99,8 +99,7 @@ export async function pageLinkRefsOf(
   rowIds: readonly number[],
   versions: EntityVersions | null,
 ): Promise<LinkRefs[]> {
-  const refsSql = linkRefsSql(environmentId, links);
-  if (!refsSql) return rowIds.map(() => []);
+  if (!links.forward.length && !links.backward.length) return rowIds.map(() => []);
   const cache = rowLinksCacheOf(db);
   const linksKey = `${environmentId}:${links.forward.join(',')}:${links.backward.join(',')}:`;
   const version = Number(versions?.[defDossierId] ?? 0);
@@ -115,7 +114,7 @@ export async function pageLinkRefsOf(
     const { rows } = await sql<{ id: string; version: string; links: LinkRefs }>`select content_dossier.id,
         coalesce((select v.version from entity_data_version v where v.def_dossier_id = ${defDossierId}), 0)
           as version,
-        ${refsSql} as links
+        ${linkRefsSql(environmentId, links)} as links
       from unnest(${sql.val(missing)}::bigint[]) as content_dossier(id)`.execute(db);
     for (const row of rows) {
       const entry = { refs: row.links, version: Number(row.version) };
