@@ -1,8 +1,8 @@
 // Pieces shared by the benches (faults.ts, load.ts, list.ts, embedded.ts, profile.ts, stages.ts):
 // the server as a child process started as `npm start` starts it or the app in this process, signing
 // in, the demo's ids, the requests (a) and (c) of list.ts, and small figures helpers.
-import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
@@ -243,6 +243,65 @@ export function cpuSeconds(pid: number | undefined): number {
   } catch {
     return 0;
   }
+}
+
+/**
+ * CPU seconds (user + system) used so far by all PostgreSQL processes on this machine, with the
+ * children their postmaster has reaped (cutime, cstime): parallel workers and autovacuum workers that
+ * exit during a phase would otherwise take their time with them and make its figure too low.
+ */
+export function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+  }
+  return total;
+}
+
+/** What bench/load-clients.mjs counted: requests answered 200 and not, per second, its own CPU. */
+export interface LoadResult {
+  done: number;
+  failed: number;
+  perSecond: number[];
+  cpuSeconds: number;
+}
+
+/**
+ * `concurrency` clients asking `url` (with `cookie`) for `seconds`, in a process of their own
+ * (bench/load-clients.mjs): a load generator must not share the server's event loop.
+ */
+export function loadClients(
+  url: string,
+  cookie: string,
+  seconds: number,
+  concurrency = 10,
+): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [path.join(import.meta.dirname, 'load-clients.mjs')],
+      {
+        env: {
+          ...process.env,
+          URL: url,
+          COOKIE: cookie,
+          CONCURRENCY: String(concurrency),
+          SECONDS: String(seconds),
+          CSRF_HEADER,
+          CSRF_VALUE,
+        },
+      },
+      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
+    );
+  });
 }
 
 /** The ids of the demo's Case entity (seed.ts, seed-records.ts) that the benches write through; data

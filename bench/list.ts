@@ -1,8 +1,8 @@
 // Measures the dossier list call on the data of bench/generate.ts. Usage: npx tsx bench/list.ts
 // Starts the app in-process on the bench schema, signs in as an admin it creates and drives the
 // API with fetch over loopback; the raw SQL of the same query runs directly through pg.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
 import { sql } from 'kysely';
@@ -18,6 +18,7 @@ import { freePort } from '../packages/server/test/free-port';
 import { serverNodeArgs } from '../scripts/server-node-args.mjs';
 import { BENCH_SCHEMA, BENCH_URL, benchCase } from './generate';
 import {
+  cpuSeconds,
   createBodyC,
   createEnvironmentAdmin,
   indexBuildsDone,
@@ -25,9 +26,11 @@ import {
   keptAliveClient,
   listFilterA,
   listParamsOfA,
+  loadClients,
   ms,
   percentile,
   planningTimes,
+  postgresCpuSeconds,
   projectionReady,
   repoRoot,
   serverMemory,
@@ -51,32 +54,11 @@ const CONCURRENCY = 10;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const WARMUP_SECONDS = 8;
 
-/**
- * CPU seconds (user + system) used so far by the server process and by all PostgreSQL processes.
- * PostgreSQL's count includes the children its postmaster has reaped (cutime, cstime): parallel
- * workers and autovacuum workers that exit during a phase would otherwise take their time with them
- * and make the phase's figure too low, even negative.
- */
-function cpuSeconds(server: ChildProcess): { server: number; postgres: number } {
-  const ticks = 100; // USER_HZ, 100 on Linux
-  let postgres = 0;
-  let own = 0;
-  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      continue; // exited meanwhile
-    }
-    const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const used = (Number(fields[11]) + Number(fields[12])) / ticks; // utime, stime
-    const reaped = (Number(fields[13]) + Number(fields[14])) / ticks; // cutime, cstime
-    if (Number(pid) === server.pid) own = used;
-    else if (comm === 'postgres') postgres += used + reaped;
-  }
-  return { server: own, postgres };
-}
+/** CPU seconds used so far by the server process and by all PostgreSQL processes. */
+const cpuSecondsOf = (server: ChildProcess) => ({
+  server: cpuSeconds(server.pid),
+  postgres: postgresCpuSeconds(),
+});
 
 /** The server's resident memory peak so far, for the progress lines. */
 const peakSoFar = (server: ChildProcess) =>
@@ -352,32 +334,12 @@ async function main() {
   // single-client phases run slower (measured: about 150 requests/s in the first second, rising to
   // the steady rate over 4 to 8 seconds), so a warm-up of
   // WARMUP_SECONDS at the same load comes first; its rate is printed too.
-  const runLoad = (seconds: number) =>
-    new Promise<{ done: number; failed: number; perSecond: number[]; cpuSeconds: number }>(
-      (resolve, reject) => {
-        execFile(
-          process.execPath,
-          [path.join(import.meta.dirname, 'load-clients.mjs')],
-          {
-            env: {
-              ...process.env,
-              URL: urlA,
-              COOKIE: cookie,
-              CONCURRENCY: String(CONCURRENCY),
-              SECONDS: String(seconds),
-              CSRF_HEADER,
-              CSRF_VALUE,
-            },
-          },
-          (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
-        );
-      },
-    );
+  const runLoad = (seconds: number) => loadClients(urlA, cookie, seconds, CONCURRENCY);
   const warmup = await runLoad(WARMUP_SECONDS);
   console.log(`(d) warm-up, ${WARMUP_SECONDS} s from idle, per second: ${warmup.perSecond.join(' ')}`);
-  const cpuBeforeLoad = cpuSeconds(server);
+  const cpuBeforeLoad = cpuSecondsOf(server);
   const load = await runLoad(SECONDS);
-  const cpuAfterLoad = cpuSeconds(server);
+  const cpuAfterLoad = cpuSecondsOf(server);
   const cpuPerRequest = (seconds: number) => `${((1000 * seconds) / load.done).toFixed(2)} ms`;
   if (warmup.failed || load.failed) throw new Error(`(d): ${warmup.failed + load.failed} requests failed`);
   const done = load.done;

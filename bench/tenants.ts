@@ -1,20 +1,3 @@
-// Tenant-scale benchmark (issue 14): does one environment's speed depend on the others? The records
-// benchmark's environment (bench/generate.ts, 1,000,000 dossiers) is copied into a database of its own
-// (CREATE DATABASE ... TEMPLATE: the same files, the same plans); OTHER environments are then added
-// beside it in the bench database, each with ENTITIES entities of FIELDS indexed fields (in the list
-// view, so each gets its field index) and DOSSIERS dossiers per entity. Two servers, one on each
-// database, are then timed in turn, request by request: list (a), create (c), the load (d) in
-// alternating slices, planning of (a) and the first statement on a new connection. This shared
-// machine's speed moves by more than the 15 % criterion within minutes, so the two sides are only
-// compared under the machine of the same moment (runs minutes apart differed by 14-51 % alone).
-// Usage (after `npx tsx bench/generate.ts --count 1000000`):
-//   npx tsx bench/tenants.ts                 # 200 other environments: 2,000 entities, 10,000 indexes
-//   npx tsx bench/tenants.ts --tenants 20 --keep
-// The other environments and the copy are removed at the end (and at the start, left from an earlier
-// run) unless --keep is given.
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { type Db, migrate, openDatabase } from '../packages/server/src/db/database';
@@ -30,6 +13,7 @@ import {
   keptAliveClient,
   listFilterA,
   listParamsOfA,
+  loadClients,
   ms,
   percentile,
   planningTimes,
@@ -261,28 +245,14 @@ async function inTurn(sides: Side[], rounds: number, run: (side: Side) => Promis
   });
 }
 
-/** (d): CONCURRENCY clients for `seconds` on one side, in a process of its own (bench/load-clients.mjs). */
-function load(side: Side, seconds: number) {
-  const url = `${side.server.address}/api/contentdossier?${new URLSearchParams(listFilterA(side.bench))}`;
-  return new Promise<{ done: number; failed: number }>((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [path.join(import.meta.dirname, 'load-clients.mjs')],
-      {
-        env: {
-          ...process.env,
-          URL: url,
-          COOKIE: side.headers.cookie,
-          CONCURRENCY: String(CONCURRENCY),
-          SECONDS: String(seconds),
-          CSRF_HEADER,
-          CSRF_VALUE,
-        },
-      },
-      (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout))),
-    );
-  });
-}
+/** (d): CONCURRENCY clients for `seconds` on one side (bench/load-clients.mjs). */
+const load = (side: Side, seconds: number) =>
+  loadClients(
+    `${side.server.address}/api/contentdossier?${new URLSearchParams(listFilterA(side.bench))}`,
+    side.headers.cookie,
+    seconds,
+    CONCURRENCY,
+  );
 
 const COMPARED_ITERATIONS = 1000;
 const STEADY_WARMUP = 200;
