@@ -86,11 +86,14 @@ export interface ServerProcess {
 }
 
 /**
- * Starts packages/server/src/main.ts in a process of its own with the node arguments of `npm start`
- * (scripts/server-node-args.mjs: a 192 MB old generation) and waits until it answers.
+ * Starts packages/server/src/main.ts (or `entry`) in a process of its own with the node arguments of
+ * `npm start` (scripts/server-node-args.mjs: a 192 MB old generation) and waits until it answers.
  * `env` adds to (and overrides) the defaults: loopback, a fixed JWT secret, no web client.
  */
-export async function startServer(env: Record<string, string>, options: { quietLog?: boolean } = {}) {
+export async function startServer(
+  env: Record<string, string>,
+  options: { quietLog?: boolean; entry?: string } = {},
+) {
   const server = await spawnServer(env, options);
   const { child, tail, address } = server;
   const started = performance.now();

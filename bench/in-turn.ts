@@ -8,25 +8,22 @@
 //   ln -s "$PWD/node_modules" /tmp/before/node_modules
 //   ln -s "$PWD/packages/server/node_modules" /tmp/before/packages/server/node_modules
 //   npx tsx bench/in-turn.ts --before /tmp/before [--rounds 6]
-import { type ChildProcess, spawn } from 'node:child_process';
-import http from 'node:http';
 import path from 'node:path';
-import { CSRF_HEADER, CSRF_VALUE } from '@dossierbase/core';
 import { openDatabase } from '../packages/server/src/db/database';
-import { freePort } from '../packages/server/test/free-port';
-// @ts-expect-error: a plain .mjs module of the start script, without types
-import { serverNodeArgs } from '../scripts/server-node-args.mjs';
 import { BENCH_SCHEMA, BENCH_URL, benchCase } from './generate';
 import {
   cpuSeconds,
   createEnvironmentAdmin,
-  JWT_SECRET,
+  keptAliveClient,
   listFilterA,
   loadClients,
   percentile,
   postgresCpuSeconds,
   repoRoot,
-  waitForServer,
+  type ServerProcess,
+  signIn,
+  startServer,
+  stopServer,
 } from './harness';
 
 const BLOCK = 100;
@@ -34,9 +31,9 @@ const SLICE_SECONDS = 5;
 
 interface Side {
   name: string;
-  child: ChildProcess;
-  address: string;
+  server: ServerProcess;
   cookie: string;
+  ask: () => Promise<number>;
   latencies: number[];
   load: { done: number; server: number; postgres: number; clients: number; perSlice: number[] };
 }
@@ -46,40 +43,27 @@ function option(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-async function startSide(name: string, checkout: string, login: { username: string; password: string }) {
-  const port = await freePort();
-  const address = `http://127.0.0.1:${port}`;
-  const child = spawn(
-    process.execPath,
-    [...serverNodeArgs, path.join(checkout, 'packages/server/src/main.ts')],
-    {
-      cwd: checkout,
-      env: {
-        ...process.env,
-        DATABASE_URL: BENCH_URL,
-        DATABASE_SCHEMA: BENCH_SCHEMA,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        SEED_DEMO: 'false',
-        JWT_SECRET,
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
+/** A checkout's server on the bench data, signed in; `ask` times one list (a). */
+async function startSide(
+  name: string,
+  checkout: string,
+  login: { username: string; password: string },
+  pathA: string,
+) {
+  const server = await startServer(
+    { DATABASE_URL: BENCH_URL, DATABASE_SCHEMA: BENCH_SCHEMA, SEED_DEMO: 'false' },
+    { entry: path.join(checkout, 'packages/server/src/main.ts') },
   );
-  process.on('exit', () => child.kill('SIGTERM'));
-  await waitForServer(address);
-  const answer = await fetch(`${address}/api/login_check`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [CSRF_HEADER]: CSRF_VALUE },
-    body: JSON.stringify(login),
-  });
-  if (answer.status !== 200) throw new Error(`${name}: login failed (${answer.status})`);
-  const cookie = answer.headers
-    .getSetCookie()
-    .map((c) => c.split(';')[0])
-    .join('; ');
+  process.on('exit', () => server.child.kill('SIGTERM'));
+  const headers = await signIn(server.address, login.username, login.password);
+  const client = keptAliveClient(headers);
+  const ask = async () => {
+    const started = performance.now();
+    await client.send(`${server.address}${pathA}`);
+    return performance.now() - started;
+  };
   const load = { done: 0, server: 0, postgres: 0, clients: 0, perSlice: [] as number[] };
-  return { name, child, address, cookie, latencies: [] as number[], load } satisfies Side;
+  return { name, server, cookie: headers.cookie, ask, latencies: [] as number[], load } satisfies Side;
 }
 
 async function main() {
@@ -92,39 +76,25 @@ async function main() {
   await createEnvironmentAdmin(db, bench.environmentId, login.username, login.password);
   const pathA = `/api/contentdossier?${new URLSearchParams(listFilterA(bench))}`;
   const sides = [
-    await startSide(`before (${path.resolve(before)})`, path.resolve(before), login),
-    await startSide('after (this checkout)', repoRoot, login),
+    await startSide(`before (${path.resolve(before)})`, path.resolve(before), login, pathA),
+    await startSide('after (this checkout)', repoRoot, login, pathA),
   ];
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const ask = (side: Side) =>
-    new Promise<number>((resolve, reject) => {
-      const started = performance.now();
-      http
-        .get(`${side.address}${pathA}`, { agent, headers: { cookie: side.cookie } }, (response) => {
-          response.resume();
-          response.on('end', () =>
-            response.statusCode === 200
-              ? resolve(performance.now() - started)
-              : reject(new Error(`${side.name}: ${response.statusCode}`)),
-          );
-        })
-        .on('error', reject);
-    });
+  const loadSlice = (side: Side) => loadClients(`${side.server.address}${pathA}`, side.cookie, SLICE_SECONDS);
   // warm: caches, JIT, the sort index (a) earns, then the first seconds of load
   for (const side of sides) {
-    for (let n = 0; n < 3 * BLOCK; n++) await ask(side);
-    await loadClients(`${side.address}${pathA}`, side.cookie, SLICE_SECONDS);
+    for (let n = 0; n < 3 * BLOCK; n++) await side.ask();
+    await loadSlice(side);
   }
   for (let round = 0; round < 2 * rounds; round++)
-    for (const side of sides) for (let n = 0; n < BLOCK; n++) side.latencies.push(await ask(side));
+    for (const side of sides) for (let n = 0; n < BLOCK; n++) side.latencies.push(await side.ask());
   for (let round = 0; round < rounds; round++)
     for (const side of sides) {
-      const server = cpuSeconds(side.child.pid);
+      const server = cpuSeconds(side.server.child.pid);
       const postgres = postgresCpuSeconds();
-      const result = await loadClients(`${side.address}${pathA}`, side.cookie, SLICE_SECONDS);
+      const result = await loadSlice(side);
       if (result.failed) throw new Error(`${side.name}: ${result.failed} requests failed`);
       side.load.done += result.done;
-      side.load.server += cpuSeconds(side.child.pid) - server;
+      side.load.server += cpuSeconds(side.server.child.pid) - server;
       side.load.postgres += postgresCpuSeconds() - postgres;
       side.load.clients += result.cpuSeconds;
       side.load.perSlice.push(Math.round(result.done / SLICE_SECONDS));
@@ -144,8 +114,8 @@ async function main() {
       `  CPU per request under that load: server ${perRequest(server)} / PostgreSQL ${perRequest(postgres)} / load clients ${perRequest(clients)} ms`,
     );
   }
+  for (const side of sides) await stopServer(side.server);
   await db.destroy();
-  process.exit(0);
 }
 
 main().catch((error) => {
