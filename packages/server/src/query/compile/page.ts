@@ -100,13 +100,14 @@ const isoUtc = (column: string) =>
 /**
  * One page and everything the list call needs beside it, in one statement: the data version of
  * `dataVersionOf` (the entity and the entities linked to it: the key of its cached totals and of the
- * per-node caches of each row's links and of the linked dossiers, query/linked-dossiers.ts, read after
- * the page only where the version moved) and, per row, the dossiers linked through `links` in rank
- * order (the usernames of creator and last editor come from policy/usernames.ts). A list request is bound by its statements (each costs a round trip
- * on both sides), not by this work on 50 rows. The outer order repeats the page's, so the join cannot
- * reorder it; an empty page still answers the version. With `signIn`, the statement carries the
- * call's sign-in read too; with `withCountedTotal`, a list of the whole entity carries its total from
- * the entity's counters (query/dossier-counts.ts), which took a round trip of its own after the page.
+ * per-node caches of each row's links and of the linked dossiers, query/linked-dossiers.ts, which read
+ * after the page only what changed since they were filled) and, per row, the dossiers linked through
+ * `links` in rank order (the usernames of creator and last editor come from policy/usernames.ts). A
+ * list request is bound by its statements (each costs a round trip on both sides), not by this work on
+ * 50 rows. The outer order repeats the page's, so the join cannot reorder it; an empty page still
+ * answers the version. With `signIn`, the statement carries the call's sign-in read too; with
+ * `withCountedTotal`, a list of the whole entity carries its total from the entity's counters
+ * (query/dossier-counts.ts), which took a round trip of its own after the page.
  *
  * The statement is compiled once per shape (db/compiled-once.ts): per parsed filters and sort (the
  * objects list-params-cache.ts keeps per reader class and configuration) and what else its SQL reads;
