@@ -237,34 +237,40 @@ export function serverMemory(server: { pid?: number }): { rss: number; peak: num
   return { rss: kb('VmRSS'), peak: kb('VmHWM') };
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc; 0 once it has ended. */
-export function cpuSeconds(pid: number | undefined): number {
+/**
+ * A process's name and CPU seconds from /proc/<pid>/stat: its own (user + system) and those of the
+ * children it has reaped (cutime, cstime); null once it has ended. Times are in USER_HZ (100 on Linux).
+ */
+function processTimes(
+  pid: number | string | undefined,
+): { name: string; own: number; reaped: number } | null {
+  let stat: string;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in USER_HZ (100 on Linux)
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
-    return 0;
+    return null;
   }
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return {
+    name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')),
+    own: (Number(fields[11]) + Number(fields[12])) / 100,
+    reaped: (Number(fields[13]) + Number(fields[14])) / 100,
+  };
 }
+
+/** CPU seconds (user + system) a process has used so far, from /proc; 0 once it has ended. */
+export const cpuSeconds = (pid: number | undefined): number => processTimes(pid)?.own ?? 0;
 
 /**
  * CPU seconds (user + system) used so far by all PostgreSQL processes on this machine, with the
- * children their postmaster has reaped (cutime, cstime): parallel workers and autovacuum workers that
- * exit during a phase would otherwise take their time with them and make its figure too low.
+ * children their postmaster has reaped: parallel workers and autovacuum workers that exit during a
+ * phase would otherwise take their time with them and make its figure too low.
  */
 export function postgresCpuSeconds(): number {
   let total = 0;
   for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    } catch {
-      continue; // exited meanwhile
-    }
-    if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== 'postgres') continue;
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / 100;
+    const times = processTimes(pid);
+    if (times?.name === 'postgres') total += times.own + times.reaped;
   }
   return total;
 }

@@ -9,6 +9,7 @@
 //   ln -s "$PWD/packages/server/node_modules" /tmp/before/packages/server/node_modules
 //   npx tsx bench/in-turn.ts --before /tmp/before [--rounds 6]
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { openDatabase } from '../packages/server/src/db/database';
 import { BENCH_SCHEMA, BENCH_URL, benchCase } from './generate';
 import {
@@ -38,11 +39,6 @@ interface Side {
   load: { done: number; server: number; postgres: number; clients: number; perSlice: number[] };
 }
 
-function option(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
 /** A checkout's server on the bench data, signed in; `ask` times one list (a). */
 async function startSide(
   name: string,
@@ -67,9 +63,12 @@ async function startSide(
 }
 
 async function main() {
-  const before = option('--before');
+  const { values } = parseArgs({
+    options: { before: { type: 'string' }, rounds: { type: 'string', default: '6' } },
+  });
+  const { before } = values;
   if (!before) throw new Error('--before <the other checkout> is required');
-  const rounds = Number(option('--rounds') ?? 6);
+  const rounds = Number(values.rounds);
   const db = await openDatabase({ databaseUrl: BENCH_URL, databaseSchema: BENCH_SCHEMA, dataDir: '' });
   const bench = await benchCase(db);
   const login = { username: `bench_in_turn_${Date.now()}`, password: 'bench password of some length' };
