@@ -6,6 +6,7 @@ import Cursor from 'pg-cursor';
 import type { Config } from '../config';
 import { JsonColumnsPlugin } from './json-columns';
 import { migrations } from './migrations/index';
+import { parallelWorkersOption } from './parallel-workers';
 import { preparingPool } from './prepared-statements';
 import type { Database } from './schema';
 
@@ -53,12 +54,14 @@ export async function openDatabase(
       // projection's): they run in the background, and a build with a worker took both cores of a
       // 2-core machine, slowing the requests meanwhile from 108-164 ms to 178-240 ms (bench/list.ts
       // (b cold)). One backend builds a little longer and leaves the requests the other cores.
+      // Parallel workers of a query: parallel-workers.ts.
       options: [
         schema && `-c search_path=${schema}`,
         '-c plan_cache_mode=force_custom_plan',
         '-c jit=off',
         '-c cursor_tuple_fraction=1',
         '-c max_parallel_maintenance_workers=0',
+        parallelWorkersOption(config.databaseUrl),
         process.env.PGOPTIONS,
       ]
         .filter(Boolean)
