@@ -46,8 +46,17 @@ const ITERATIONS = 200;
  */
 const COMPARED_ITERATIONS = 1000;
 const COLD_ITERATIONS = 40;
-/** untimed requests before a call is measured, after the first ones (see below) */
-const STEADY_WARMUP = 200;
+/**
+ * Untimed requests before a call is measured, after the first ones (see below), in blocks of
+ * WARMUP_BLOCK whose server CPU per request is printed. The server's code takes about a thousand list
+ * requests to reach its steady speed, a create about 600: measured on 1 December 2026 in blocks of 100
+ * through inject (bench/README.md, "Tenant scale"), the server's CPU per list request went 4.1, 3.0,
+ * 2.8, 2.3, 2.4, 2.9, 1.8, 1.9, 3.2, then 1.0-1.3 from the tenth block on; per create 3.7, 2.8, 2.8,
+ * 2.1, 2.3, 3.7, then 1.1-1.7. With 200 and 50, (a) and (c) were timed while it still fell.
+ */
+const STEADY_WARMUP = 1200;
+const STEADY_WARMUP_CREATES = 600;
+const WARMUP_BLOCK = 100;
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 12);
 const IDLE_SAMPLES = Number(process.env.BENCH_IDLE_SAMPLES ?? 5);
 const CONCURRENCY = 10;
@@ -59,6 +68,17 @@ const cpuSecondsOf = (server: ChildProcess) => ({
   server: cpuSeconds(server.pid),
   postgres: postgresCpuSeconds(),
 });
+
+/** `requests` untimed calls; answers the server's CPU per call in each block of WARMUP_BLOCK, in ms. */
+async function warmUp(server: ChildProcess, requests: number, call: () => Promise<unknown>) {
+  const blocks: string[] = [];
+  for (let done = 0; done < requests; done += WARMUP_BLOCK) {
+    const before = cpuSeconds(server.pid);
+    for (let i = 0; i < WARMUP_BLOCK; i++) await call();
+    blocks.push(((1000 * (cpuSeconds(server.pid) - before)) / WARMUP_BLOCK).toFixed(1));
+  }
+  return blocks.join(' ');
+}
 
 /** The server's resident memory peak so far, for the progress lines. */
 const peakSoFar = (server: ChildProcess) =>
@@ -185,7 +205,8 @@ async function main() {
   // then the server's steady state: its code compiled by V8's optimising tiers and its pools and
   // caches filled, as in a server that has been answering for a while (measured: (a) right after the
   // 25 requests above answered p95 9.1 ms where (b), the same query run after it, answered 7.0 ms)
-  for (let i = 0; i < STEADY_WARMUP; i++) await get(urlA);
+  const listWarmup = await warmUp(server, STEADY_WARMUP, () => get(urlA));
+  console.log(`(a) warm-up, server CPU per request in blocks of ${WARMUP_BLOCK}: ${listWarmup}`);
   const first = await (await fetch(urlA, { headers })).json();
   if (process.env.BENCH_ANSWER) writeFileSync(process.env.BENCH_ANSWER, JSON.stringify(first));
 
@@ -316,6 +337,7 @@ async function main() {
 
   let c: { p50: number; p95: number } | null = null;
   let createNote = '';
+  let createWarmup = '';
   const createBody = () => createBodyC(bench);
   const probe = await fetch(`${address}/api/contentdossier`, {
     method: 'POST',
@@ -324,7 +346,10 @@ async function main() {
   });
   if (probe.status === 200 || probe.status === 201) {
     // through node:http, as (a)
-    for (let i = 0; i < STEADY_WARMUP / 4; i++) await send(`${address}/api/contentdossier`, createBody());
+    createWarmup = await warmUp(server, STEADY_WARMUP_CREATES, () =>
+      send(`${address}/api/contentdossier`, createBody()),
+    );
+    console.log(`(c) warm-up, server CPU per request in blocks of ${WARMUP_BLOCK}: ${createWarmup}`);
     c = await timed(COMPARED_ITERATIONS, () => send(`${address}/api/contentdossier`, createBody()));
     console.log(`(c) done: p50 ${ms(c.p50)} p95 ${ms(c.p95)}, ${peakSoFar(server)}`);
   } else createNote = `not measured (POST answered ${probe.status})`;
@@ -488,6 +513,10 @@ async function main() {
     ['server CPU per list request (a), in-process, PostgreSQL not included', ms(serverCpuPerRequest)],
     ['(c) create dossier: p50 / p95', c ? `${ms(c.p50)} / ${ms(c.p95)}` : createNote, 'p95 <= 8 ms'],
     [
+      `(a) / (c) warm-up: server CPU per request, ${STEADY_WARMUP} / ${STEADY_WARMUP_CREATES} in blocks of ${WARMUP_BLOCK}, ms`,
+      `${listWarmup} / ${createWarmup}`,
+    ],
+    [
       `(d) ${CONCURRENCY} clients, ${SECONDS} s, query (a), after warm-up`,
       `${rps.toFixed(1)} requests/s`,
       '>= 450 requests/s',
@@ -530,7 +559,7 @@ async function main() {
   console.log(
     `\nDossier list benchmark (${ITERATIONS} requests per row, ${COMPARED_ITERATIONS} for (a) and (c), one client unless stated)`,
   );
-  const valueWidth = Math.max(...rows.map(([, v]) => v.length));
+  const valueWidth = Math.max(...rows.filter(([, , target]) => target).map(([, v]) => v.length));
   for (const [label, value, target] of rows)
     console.log(
       `${label.padEnd(width)}  ${target ? `${value.padEnd(valueWidth)}  target ${target}` : value}`,
