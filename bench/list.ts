@@ -34,6 +34,7 @@ import {
   projectionReady,
   repoRoot,
   serverMemory,
+  settle,
   timed,
   waitForServer,
 } from './harness';
@@ -120,6 +121,7 @@ async function main() {
   const earned = await sql<{ name: string }>`select indexname as name from pg_indexes
     where schemaname = current_schema() and indexname like ${`cdpx\\_${bench.entityId}\\_%`}`.execute(db);
   for (const { name } of earned.rows) await sql`drop index ${sql.id(name)}`.execute(db);
+  await settle(db);
   const environment = { id: bench.environmentId };
   const entity = { id: bench.entityId };
   const total = await db

@@ -19,6 +19,7 @@ import {
   planningTimes,
   projectionReady,
   type ServerProcess,
+  settle,
   signIn,
   startServer,
   stopServer,
@@ -144,27 +145,6 @@ async function addTenant(db: Db, n: number): Promise<{ entities: number[] }> {
   }
   for (const entity of entities) await syncFieldIndexes(db, entity, { concurrently: false });
   return { entities };
-}
-
-/**
- * The database as a product's is between bulk loads: the new partitions vacuumed and analysed, and no
- * autovacuum worker at work. Measured without this, the 600 new tables' autovacuum ran during the
- * second list.ts and slowed everything in it, raw SQL included ((k) raw 530 → 660 ms, create p95
- * 5.9 → 13.2 ms), which is the machine's work of the moment, not a cost of the other tenants.
- */
-async function settle(db: Db) {
-  const started = performance.now();
-  for (const table of ['content_dossier', 'content_link', 'dossier_log'])
-    await sql`vacuum (analyze) ${sql.table(table)}`.execute(db);
-  for (let quiet = 0; quiet < 3; ) {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const { rows } = await sql<{ n: number }>`select count(*)::int as n from pg_stat_activity
-      where backend_type = 'autovacuum worker'`.execute(db);
-    quiet = rows[0].n === 0 ? quiet + 1 : 0;
-  }
-  console.log(
-    `vacuumed, analysed and no autovacuum at work (${((performance.now() - started) / 1000).toFixed(0)} s)`,
-  );
 }
 
 /** The alone copy's database: the bench database's name with `_alone`. */
