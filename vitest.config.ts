@@ -35,7 +35,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['packages/core/**/*.test.ts', 'packages/web/src/**/*.test.{ts,tsx}'],
-          maxWorkers: 2,
+          // as the server suites, which vitest runs in the same group
+          maxWorkers: 3,
         },
       },
       serverSuite('embedded'),
