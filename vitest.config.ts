@@ -35,8 +35,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['packages/core/**/*.test.ts', 'packages/web/src/**/*.test.{ts,tsx}'],
-          // as the server suites, which vitest runs in the same group
-          maxWorkers: 3,
+          maxWorkers: 2,
         },
       },
       serverSuite('embedded'),
