@@ -23,8 +23,8 @@ const serverSuite = (db: 'embedded' | 'postgres' | 'pglite') => ({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // vitest's default is one worker less than the cores: one worker on this 2-core machine, which
-    // left a core idle while the worker waited for PostgreSQL; a third overlaps those waits too
-    maxWorkers: 3,
+    // left a core idle while the worker waited for PostgreSQL
+    maxWorkers: 2,
   },
 });
 
@@ -56,9 +56,8 @@ export default defineConfig({
           // a screen may take seconds to settle on a loaded machine: expect.poll waits as long as the
           // scenarios' Playwright calls do (15 s), not vitest's default of 1 s
           expect: { poll: { timeout: 15_000 } },
-          // three files at a time on two cores: a scenario alone kept about two thirds of one core busy
-          // (stored-xss.e2e.ts: 49 s of CPU in 75 s), the rest of its time waits on the browser
-          maxWorkers: 3,
+          // two files at a time: much of a scenario's time is the browser's, not the test process's
+          maxWorkers: 2,
         },
       },
     ],
