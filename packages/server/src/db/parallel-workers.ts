@@ -2,8 +2,8 @@ import { availableParallelism } from 'node:os';
 import { parse } from 'pg-connection-string';
 
 // PostgreSQL's default of two parallel workers per query assumes a core for each of them beside the
-// backend that leads. On a database that shares this machine's cores with nothing else to lead them,
-// a worker without a core of its own only adds its start and the switching: a count with two
+// backend that leads them. When the database shares this machine's cores, a worker without a core of
+// its own only adds its start and the switching between processes: a count with two
 // aggregations over a projection of 1,000,000 dossiers took 141-151 ms with two workers, 115-122 ms
 // with one and 166-171 ms with none, on a 2-core machine (psql, explain analyze, 5 runs each). So when
 // the database runs on this machine, a query gets at most one worker fewer than there are cores. A
