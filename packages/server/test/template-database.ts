@@ -41,9 +41,21 @@ export async function onServer(url: string, ...statements: string[]): Promise<vo
   }
 }
 
-/** Makes a migrated template database on the server; returns its name and how to drop it. */
+const TEMPLATE_PREFIX = 'dossierbase_template_';
+
+/** How the names of `template`'s clones begin: test_<the template's own random part>_. */
+const clonePrefix = (template: string) => `test_${template.slice(TEMPLATE_PREFIX.length)}_`;
+
+/** A new name for a clone of `template`. */
+export const cloneName = (template: string) => `${clonePrefix(template)}${randomBytes(5).toString('hex')}`;
+
+/**
+ * Makes a migrated template database on the server; returns its name and how to drop it with every
+ * clone of it that is left (a file's clone is dropped in the background, a worker's last prefetched
+ * clone never).
+ */
 export async function makeTemplateDatabase(serverUrl: string) {
-  const name = `dossierbase_template_${randomBytes(6).toString('hex')}`;
+  const name = `${TEMPLATE_PREFIX}${randomBytes(6).toString('hex')}`;
   await onServer(serverUrl, `create database ${name}`);
   const db = await openDatabase({
     databaseUrl: databaseUrl(serverUrl, name),
@@ -55,7 +67,22 @@ export async function makeTemplateDatabase(serverUrl: string) {
   } finally {
     await db.destroy();
   }
-  return { name, drop: () => onServer(serverUrl, `drop database if exists ${name} with (force)`) };
+  const drop = async () => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      const clones = await client.query<{ datname: string }>(
+        'select datname from pg_database where starts_with(datname, $1)',
+        [clonePrefix(name)],
+      );
+      for (const { datname } of clones.rows)
+        await client.query(`drop database if exists ${datname} with (force)`);
+      await client.query(`drop database if exists ${name} with (force)`);
+    } finally {
+      await client.end();
+    }
+  };
+  return { name, drop };
 }
 
 /** Vitest global set-up of the server-postgres project: one template on the shared server. */

@@ -10,7 +10,7 @@ import type { UserRow } from '../src/db/schema';
 import { indexJobsIdle } from '../src/query/index-jobs';
 import { buildUser, type UserOverrides } from './factories';
 import { startSmtp, type TestSmtp } from './smtp';
-import { databaseUrl, onServer, TEMPLATE_SCHEMA } from './template-database';
+import { cloneName, databaseUrl, onServer, TEMPLATE_SCHEMA } from './template-database';
 
 const SHARED_POSTGRES_URL = process.env.DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/test';
 
@@ -65,11 +65,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   const kind = testDatabaseKind();
   const template = provided('templateDatabase');
   if (kind !== 'pglite' && template) {
-    const name = `test_${randomBytes(6).toString('hex')}`;
     const serverUrl = testPostgresUrl();
-    await onServer(serverUrl, `create database ${name} template ${template}`);
+    const name = await takeClone(serverUrl, template);
     const url = databaseUrl(serverUrl, name);
-    await onServer(url, `alter schema ${TEMPLATE_SCHEMA} rename to ${name}`);
     const db = await openDatabase({ databaseUrl: url, databaseSchema: name, dataDir: '' });
     return {
       db,
@@ -78,7 +76,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       schema: name,
       async close() {
         await db.destroy();
-        await onServer(serverUrl, `drop database if exists ${name} with (force)`);
+        // dropped while the next file runs; what a worker leaves behind, the run's teardown drops
+        void onServer(serverUrl, `drop database if exists ${name} with (force)`).catch(() => {});
       },
     };
   }
@@ -108,6 +107,28 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   });
   await migrate(db);
   return { db, kind, close: () => db.destroy() };
+}
+
+/**
+ * A clone of the run's template for this file, its schema renamed to the clone's own name (the Redis
+ * adapter's channels, say, are named after it). The worker clones the next file's database while this
+ * file runs: a clone took about 0.25 s of each of the suites' 300 files.
+ */
+let nextClone: { template: string; name: Promise<string> } | null = null;
+
+async function takeClone(serverUrl: string, template: string): Promise<string> {
+  const prefetched = nextClone?.template === template ? nextClone.name : null;
+  nextClone = { template, name: cloneTemplate(serverUrl, template) };
+  // a prefetch that failed (the server was busy, say) is not this file's failure: it clones anew
+  nextClone.name.catch(() => {});
+  return (await prefetched?.catch(() => null)) ?? (await cloneTemplate(serverUrl, template));
+}
+
+async function cloneTemplate(serverUrl: string, template: string): Promise<string> {
+  const name = cloneName(template);
+  await onServer(serverUrl, `create database ${name} template ${template}`);
+  await onServer(databaseUrl(serverUrl, name), `alter schema ${TEMPLATE_SCHEMA} rename to ${name}`);
+  return name;
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
