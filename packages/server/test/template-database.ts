@@ -30,15 +30,22 @@ export function databaseUrl(serverUrl: string, database: string): string {
   return url.href;
 }
 
-/** Runs statements on one connection of its own (CREATE and DROP DATABASE refuse transactions). */
-export async function onServer(url: string, ...statements: string[]): Promise<void> {
+/** Works on one connection of its own (CREATE and DROP DATABASE refuse transactions). */
+async function withConnection<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    for (const statement of statements) await client.query(statement);
+    return await work(client);
   } finally {
     await client.end();
   }
+}
+
+/** Runs statements on one connection of its own. */
+export function onServer(url: string, ...statements: string[]): Promise<void> {
+  return withConnection(url, async (client) => {
+    for (const statement of statements) await client.query(statement);
+  });
 }
 
 const TEMPLATE_PREFIX = 'dossierbase_template_';
@@ -67,10 +74,8 @@ export async function makeTemplateDatabase(serverUrl: string) {
   } finally {
     await db.destroy();
   }
-  const drop = async () => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
+  const drop = () =>
+    withConnection(serverUrl, async (client) => {
       const clones = await client.query<{ datname: string }>(
         'select datname from pg_database where starts_with(datname, $1)',
         [clonePrefix(name)],
@@ -78,10 +83,7 @@ export async function makeTemplateDatabase(serverUrl: string) {
       for (const { datname } of clones.rows)
         await client.query(`drop database if exists ${datname} with (force)`);
       await client.query(`drop database if exists ${name} with (force)`);
-    } finally {
-      await client.end();
-    }
-  };
+    });
   return { name, drop };
 }
 
