@@ -1,7 +1,15 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { buildEveryTypeEntity, type EveryTypeEntity, insertDossiers } from './dossier-fixture';
-import { DEMO_PASSWORD, openBrowser, type Stack, screenshot, signIn, startStack } from './harness';
+import {
+  DEMO_PASSWORD,
+  openBrowser,
+  openDemoAs,
+  type Stack,
+  screenshot,
+  signIn,
+  startStack,
+} from './harness';
 
 // Screens show an action only when the server's abilities allow it (policy/abilities.ts): a member
 // is not offered what the server would refuse.
@@ -70,8 +78,13 @@ test("the link picker offers 'New' only with create on the linked entity", async
   const { page, close } = await openBrowser(stack.baseUrl);
   const link = () => page.getByTestId(`dossier-item-${fixture.fields.Organisation.itemId}`);
   try {
-    await signIn(page, 'demo', DEMO_PASSWORD, `${stack.baseUrl}/`);
-    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await openDemoAs(
+      page,
+      stack.baseUrl,
+      'demo',
+      DEMO_PASSWORD,
+      `/contentdossier/create/${fixture.entity.id}`,
+    );
     await page.getByTestId('dossier-create-page').waitFor();
     await link().getByTestId('link-filter').waitFor();
     expect(await link().getByTestId('link-new').count()).toBe(0);

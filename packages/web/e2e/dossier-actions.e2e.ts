@@ -9,10 +9,10 @@ import {
   ARTIFACTS,
   DEMO_PASSWORD,
   openBrowser,
+  openDemoAs,
   openDemoAsAdmin,
   type Stack,
   screenshot,
-  signIn,
   startStack,
 } from './harness';
 
@@ -43,8 +43,11 @@ test('copy a dossier link and open it; archive, de-archive and delete from the a
   const { context, page, close } = await openBrowser(stack.baseUrl);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.baseUrl });
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/contentdossier/${first}?selectedTab=${fixture.tabPositionId}`);
+    await openDemoAsAdmin(
+      page,
+      stack.baseUrl,
+      `/contentdossier/${first}?selectedTab=${fixture.tabPositionId}`,
+    );
     await page.getByTestId('dossier-action-bar').waitFor();
     await screenshot(page, 'dossier-action-bar');
 
@@ -132,8 +135,7 @@ test("a member edits a dossier and reads its log: filtered by type and user, lab
     .execute();
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await signIn(page, 'demo', DEMO_PASSWORD, `${stack.baseUrl}/`);
-    await page.goto(`/contentdossier/${id}`);
+    await openDemoAs(page, stack.baseUrl, 'demo', DEMO_PASSWORD, `/contentdossier/${id}`);
     await page.getByTestId('dossier-edit').click();
     await page.getByTestId(`dossier-item-${Status.itemId}`).locator('input').first().click();
     await page.getByRole('option', { name: 'Closed', exact: true }).click();
@@ -184,8 +186,7 @@ test('bulk: archive three dossiers, subscribe one (its bell), delete two of whic
     page.locator(`[data-testid="dossier-row"][data-dossier-id="${id}"]`);
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/defdossier/${bulk.entity.id}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/defdossier/${bulk.entity.id}`);
     await row(page, ids[0]).waitFor();
     for (const id of ids.slice(0, 3)) await row(page, id).getByTestId('dossier-row-select').check();
     await page.getByTestId('dossier-bulk-bar').waitFor();
@@ -260,8 +261,7 @@ test('export a list to CSV and one dossier as PDF and Word; the field hidden fro
     );
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await signIn(page, 'demo', DEMO_PASSWORD, `${stack.baseUrl}/`);
-    await page.goto(`/defdossier/${ex.entity.id}`);
+    await openDemoAs(page, stack.baseUrl, 'demo', DEMO_PASSWORD, `/defdossier/${ex.entity.id}`);
     await page.getByTestId('dossier-row').first().waitFor();
     await page.getByTestId('dossier-list-export').click();
     await page.getByTestId('export-dialog').waitFor();

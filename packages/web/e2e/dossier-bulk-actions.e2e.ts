@@ -39,8 +39,7 @@ test('mass update: the status of five dossiers, from the bulk bar, each logged',
   const { Status, Name } = fixture.fields;
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/defdossier/${fixture.entity.id}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/defdossier/${fixture.entity.id}`);
     await row(page, ids[0]).waitFor();
     for (const id of ids) await row(page, id).getByTestId('dossier-row-select').check();
     // with the keyboard: More actions, down to Mass update, Enter
@@ -124,8 +123,7 @@ test('merge two dossiers with a custom link choice; the old two deleted; the con
     .execute();
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/defdossier/${fixture.entity.id}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/defdossier/${fixture.entity.id}`);
     await row(page, first).waitFor();
     await row(page, first).getByTestId('dossier-row-select').check();
     await row(page, second).getByTestId('dossier-row-select').check();
@@ -207,8 +205,7 @@ test('multiple create: twelve dossiers, monthly on the last Friday, previewed an
   await stack.db.updateTable('def_field').set({ settings: {} }).where('id', '=', base.def_field_id).execute();
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/contentdossier/create/${fixture.entity.id}`);
     await page.getByTestId(`dossier-item-${Name.itemId}`).locator('input').first().fill('Monthly meeting');
     await page.getByTestId('dossier-repeat').click();
     await page.getByTestId('repeat-form').waitFor();

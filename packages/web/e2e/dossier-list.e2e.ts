@@ -308,8 +308,7 @@ test('owners beyond the first 500 members are shown by name, not by id', async (
 
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/defdossier/${fixture.entity.id}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/defdossier/${fixture.entity.id}`);
     const row = page.getByTestId('dossier-row').first();
     await row.getByText('Owned by Zora').waitFor();
     await expect
@@ -355,8 +354,7 @@ test('columns of system fields show and sort on the creation date and the creato
 
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/defdossier/${visits.entity.id}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/defdossier/${visits.entity.id}`);
     await expectRows(page, 3, 3);
     const cell = (row: number, item: number) =>
       rows(page).nth(row).getByTestId(`dossier-cell-${item}`).textContent();

@@ -58,8 +58,7 @@ test('an admin creates, reads and edits a dossier with every field type; duplica
   const { page, close } = await openBrowser(stack.baseUrl);
   page.on('pageerror', (error) => console.error('page error:', error.message));
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/contentdossier/create/${fixture.entity.id}`);
     await page.getByTestId('dossier-create-page').waitFor();
     expect(await page.getByTestId('dossier-create-title').textContent()).toBe('New Person');
     expect(await page.title()).toBe('New Person');
@@ -239,8 +238,7 @@ test('create page: leave dialog, add and continue, vertical detail layout, unkno
     .execute();
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/contentdossier/create/${fixture.entity.id}`);
     await fillText(page, 'Name', 'Bob Leaving');
 
     // Leaving with unsaved changes asks first
@@ -320,8 +318,7 @@ test('a dossier of another environment of the user switches to that environment'
 test('the link picker filters its choices in the filter modal, and creates a new linked dossier in a modal', async () => {
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/contentdossier/create/${fixture.entity.id}`);
     await fillText(page, 'Name', 'Linda Linked');
 
     // the filter modal narrows the picker's choices to what the linked entity's search finds
@@ -462,8 +459,7 @@ test('dossier data, block items, information texts and pre-texts on the dossier 
   const notebook = await buildNotebook('Notebook');
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/contentdossier/${notebook.id}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/contentdossier/${notebook.id}`);
     const value = (itemId: number) => page.getByTestId(`dossier-value-${itemId}`);
     await value(notebook.data.summary).getByText('First page').waitFor();
     expect(await value(notebook.data.dossier_id).textContent()).toContain(String(notebook.id));
@@ -517,8 +513,7 @@ test('leaving edit mode on the dossier page with changes asks first: Cancel, ano
   const notebook = await buildNotebook('Diary');
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/contentdossier/${notebook.id}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/contentdossier/${notebook.id}`);
     const title = page.getByTestId(`dossier-item-${notebook.titleItem.id}`).locator('input');
     const leave = page.getByTestId('dossier-leave-modal');
     const stay = async () => {

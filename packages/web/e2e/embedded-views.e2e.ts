@@ -120,8 +120,7 @@ const column = (page: Page, optionId: number) =>
 test('an embedded list through its views, row entry, and a kanban card moved to another column', async () => {
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/contentdossier/${fx.apollo}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/contentdossier/${fx.apollo}`);
     // list view first: the two linked tasks, the switcher offers the three configured views
     await embedded(page).getByTestId('embedded-list-view').waitFor();
     await expect.poll(() => embedded(page).getByTestId('dossier-row').count()).toBe(2);

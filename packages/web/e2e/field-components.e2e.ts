@@ -90,8 +90,7 @@ test('rich text, signature, file, map, QR code and barcode editors send what the
   });
   await page.route(tiles, (route) => route.abort());
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/contentdossier/create/${fixture.entity.id}`);
     await page.getByTestId('dossier-create-page').waitFor();
 
     // Required: the obligatory Name has a red asterisk
@@ -236,8 +235,7 @@ test('input masks, currency symbol, time limits, date restriction, rich text pre
   const { page, close } = await openBrowser(stack.baseUrl);
   await page.route(/^https:\/\/tile\.openstreetmap\.org\//, (route) => route.abort());
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/contentdossier/create/${fixture.entity.id}`);
     await page.getByTestId('dossier-create-page').waitFor();
 
     // Amount: the dollar sign beside the input, letters filtered out

@@ -3,10 +3,10 @@ import { buildEveryTypeEntity, type EveryTypeEntity, insertDossiers } from './do
 import {
   DEMO_PASSWORD,
   openBrowser,
+  openDemoAs,
   openDemoAsAdmin,
   type Stack,
   screenshot,
-  signIn,
   startStack,
 } from './harness';
 
@@ -39,8 +39,7 @@ test('the admin hides a field from a role in the field designer; its members see
   const admin = await openBrowser(stack.baseUrl);
   const { page } = admin;
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/fieldeditor/${fixture.entity.id}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/fieldeditor/${fixture.entity.id}`);
     await page.getByTestId(`designer-cog-${fixture.fields.Email.itemId}`).click();
     await page.getByTestId('cog-display').click();
     const modal = page.getByTestId('display-modal');
@@ -71,8 +70,7 @@ test('the admin hides a field from a role in the field designer; its members see
   const member = await openBrowser(stack.baseUrl);
   try {
     const page = member.page;
-    await signIn(page, 'demo', DEMO_PASSWORD, `${stack.baseUrl}/`);
-    await page.goto(`/defdossier/${fixture.entity.id}`);
+    await openDemoAs(page, stack.baseUrl, 'demo', DEMO_PASSWORD, `/defdossier/${fixture.entity.id}`);
     await page.getByTestId('dossier-row').first().waitFor();
     const columns = await page.getByTestId('dossier-column').allTextContents();
     expect(columns).toContain('Name');

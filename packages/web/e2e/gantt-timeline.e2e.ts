@@ -150,8 +150,7 @@ afterAll(() => stack?.close());
 test('timeline and gantt of an embedded list: order, warning, red progress, expanding, zoom', async () => {
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/contentdossier/${ids.siteId}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/contentdossier/${ids.siteId}`);
     const embedded = page.getByTestId(`embedded-list-${ids.plansLinkId}`);
     await embedded.waitFor();
     const switcher = embedded.getByTestId('embedded-view-switch');
@@ -212,8 +211,7 @@ test('a task dragged past its project’s end asks to edit the project date; bot
   try {
     // a wide screen: the chart shows the task's way, some seven weeks
     await page.setViewportSize({ width: 1700, height: 1000 });
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/contentdossier/${ids.siteId}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/contentdossier/${ids.siteId}`);
     const embedded = page.getByTestId(`embedded-list-${ids.plansLinkId}`);
     const switcher = embedded.getByTestId('embedded-view-switch');
     await switcher.getByText('Gantt').click();

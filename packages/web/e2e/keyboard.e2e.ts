@@ -185,8 +185,7 @@ async function arrowTo(page: Page, text: string) {
 test('choosing a list option or a link option with Enter leaves the focus on the field', async () => {
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/contentdossier/create/${fixture.entity.id}`);
     await page.getByTestId('dossier-create-page').waitFor();
 
     // the list field Status and the multiselect Category: the arrow keys open the options and move,

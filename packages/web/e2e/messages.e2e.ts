@@ -36,8 +36,7 @@ test('a pop-up message about a dossier reaches its recipient at once, who opens 
     await b.page.getByTestId('main-menu').waitFor();
     await expect.poll(() => bellCount(b.page)).toBe('0');
 
-    await openDemoAsAdmin(a.page, stack.baseUrl);
-    await a.page.goto(`/contentdossier/${dossier.id}`);
+    await openDemoAsAdmin(a.page, stack.baseUrl, `/contentdossier/${dossier.id}`);
     await a.page.getByTestId('dossier-title').waitFor();
     await a.page.getByTestId('dossier-message').click();
     const compose = a.page.getByTestId('compose-modal');

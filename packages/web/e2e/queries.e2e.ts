@@ -75,8 +75,7 @@ async function condition(
 test('a query with an OR group and a link condition filters the list the menu opens', async () => {
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto('/querybuilder');
+    await openDemoAsAdmin(page, stack.baseUrl, '/querybuilder');
     await page.getByTestId('queries-empty').waitFor();
     await screenshot(page, 'queries-list-empty');
 
@@ -258,8 +257,7 @@ test('the editor shows a field that no longer exists, and a refused delete says 
       .returning('id')
       .executeTakeFirstOrThrow();
 
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/querybuilder/${made.id}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/querybuilder/${made.id}`);
     await page.getByTestId('query-field-missing').getByText('Item not found').waitFor();
     // the server refuses the count and says so at the condition
     await page.getByTestId('query-condition-error').getByText('Item not found').waitFor();
@@ -290,8 +288,7 @@ test('the editor shows a field that no longer exists, and a refused delete says 
 test('the editor works with the keyboard alone: groups are added and moved without a mouse', async () => {
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto('/querybuilder/0');
+    await openDemoAsAdmin(page, stack.baseUrl, '/querybuilder/0');
     await page.getByTestId('query-entity').focus();
     await page.keyboard.type('Member');
     // Arrow down to the option named Member, then Enter. Under load the list was at times drawn again
@@ -365,8 +362,7 @@ test("a link's settings pick queries of the linked entity: its default query by 
       .where('def_dossier_id', '=', fixture.entity.id)
       .executeTakeFirstOrThrow();
 
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/datastructure/${fixture.entity.id}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/datastructure/${fixture.entity.id}`);
     await page.getByTestId(`structure-link-${link.id}`).click();
     await page.getByRole('tab', { name: 'Cascade' }).click();
     // the queries of the member entity are not offered: only the organisations'
@@ -394,8 +390,7 @@ test("a link's settings pick queries of the linked entity: its default query by 
 test('a date condition compares with no date or any date, and an empty operator shows its value read-only', async () => {
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto('/querybuilder/0');
+    await openDemoAsAdmin(page, stack.baseUrl, '/querybuilder/0');
     await choose(page, page.getByTestId('query-entity'), 'Member');
     await page.getByTestId('query-add-combinator').click();
     const group = page.getByTestId('query-group');

@@ -70,8 +70,7 @@ test('a dossier another user creates appears highlighted in the list, and both s
       .executeTakeFirstOrThrow();
 
     // A: a new client through the create page
-    await openDemoAsAdmin(a.page, stack.baseUrl);
-    await a.page.goto(`/contentdossier/create/${clientEntity}`);
+    await openDemoAsAdmin(a.page, stack.baseUrl, `/contentdossier/create/${clientEntity}`);
     await a.page.getByTestId('dossier-create-page').waitFor();
     const name = a.page.getByTestId(`dossier-item-${nameItem.id}`).locator('input').first();
     await name.fill('Realtime Example');

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { addMember, buildUser } from '../../server/test/factories';
 import nl from '../src/i18n/nl.json';
 import { buildEveryTypeEntity, type EveryTypeEntity, insertDossiers } from './dossier-fixture';
-import { openBrowser, openDemoAsAdmin, type Stack, screenshot, signIn, startStack } from './harness';
+import { openBrowser, openDemoAs, openDemoAsAdmin, type Stack, screenshot, startStack } from './harness';
 
 // Issue 16, roles and permissions: an admin creates a role, grants it permissions on an entity in the
 // /permissions matrix (mouse, then keyboard), a member holding the role sees the entity's Add button
@@ -87,8 +87,7 @@ test('an admin creates a role, grants it create in the matrix, and the member ge
     );
 
     // Rita may see the list, not add to it
-    await signIn(rita.page, 'rita', MEMBER_PASSWORD, `${stack.baseUrl}/`);
-    await rita.page.goto(`/defdossier/${entityId}`);
+    await openDemoAs(rita.page, stack.baseUrl, 'rita', MEMBER_PASSWORD, `/defdossier/${entityId}`);
     await rita.page.getByTestId('dossier-row').first().waitFor();
     expect(await rita.page.getByTestId('dossier-add').count()).toBe(0);
 
@@ -174,8 +173,7 @@ test('the role and permission screens in Dutch', async () => {
     .executeTakeFirstOrThrow();
   const { page, close } = await openBrowser(stack.baseUrl, { locale: 'nl-NL' });
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto('/roles');
+    await openDemoAsAdmin(page, stack.baseUrl, '/roles');
     await page.getByTestId('roles-open').filter({ hasText: 'Beoordelaar' }).waitFor();
     await page.getByText(nl.admin.roles.translations).waitFor();
     await screenshot(page, 'roles-list-nl');

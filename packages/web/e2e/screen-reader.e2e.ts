@@ -44,8 +44,7 @@ const toastRegion = (page: Page, testId: string) =>
 test('a dossier saved with its required fields empty: each field is invalid and described by its error, and a toast says so', async () => {
   const { page, close } = await openBrowser(stack.baseUrl);
   try {
-    await openDemoAsAdmin(page, stack.baseUrl);
-    await page.goto(`/contentdossier/create/${fixture.entity.id}`);
+    await openDemoAsAdmin(page, stack.baseUrl, `/contentdossier/create/${fixture.entity.id}`);
     await page.getByTestId('dossier-create-page').waitFor();
     await page.getByTestId('dossier-add').click();
 
