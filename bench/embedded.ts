@@ -463,13 +463,16 @@ function printTable(count: number, results: Result[]) {
       `p95 < ${TARGETS.createP95} ms`,
     ],
     [
-      'resident memory, server + database: peak / end',
+      'resident memory, server + database (summed RSS): peak / end',
       (r) => {
         // the server's VmHWM is a peak between samples too: the total peak is at least that
         const peak = Math.max(r.memory.peak.total, r.memory.serverHwm);
-        return `${mb(peak)} / ${mb(r.memory.end.total)} ${mark(peak < TARGETS.residentBytes)}`;
+        // The verdict of a database in processes of its own is its PSS line below: summed RSS counts
+        // its shared memory once per process. PGlite lives in the server: its RSS is the figure.
+        const verdict = r.mode === 'PGlite' ? ` ${mark(peak < TARGETS.residentBytes)}` : '';
+        return `${mb(peak)} / ${mb(r.memory.end.total)}${verdict}`;
       },
-      `< ${mb(TARGETS.residentBytes)}`,
+      `PGlite: < ${mb(TARGETS.residentBytes)}`,
     ],
     ['  server: VmHWM / end', (r) => `${mb(r.memory.serverHwm)} / ${mb(r.memory.end.server)}`, ''],
     [

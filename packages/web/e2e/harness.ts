@@ -21,6 +21,7 @@ import { reservePort } from '../../server/test/free-port';
 import { startOidcProvider, type TestOidc } from '../../server/test/oidc';
 import { startSmtp, type TestSmtp } from '../../server/test/smtp';
 import { createTestDatabase, testConfig } from '../../server/test/test-app';
+import { STORAGE_KEYS } from '../src/app/local-store';
 
 const repoRoot = path.resolve(import.meta.dirname, '../../..');
 export const ARTIFACTS = path.join(repoRoot, '.test-artifacts');
@@ -222,7 +223,7 @@ export async function signInThroughApi(
     (stored) => {
       for (const [key, value] of Object.entries(stored)) localStorage.setItem(key, JSON.stringify(value));
     },
-    { token_data: token, environment },
+    { [STORAGE_KEYS.token]: token, [STORAGE_KEYS.environment]: environment },
   );
 }
 
